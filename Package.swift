@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+// Swell: SIMD-rasterised waves, ripples and elastic shapes for Linux kiosk screens.
+//
+// Module layering (each depends only on the ones above it):
+//   SwellRaster    – pixel buffer, colour, compositing, SIMD kernels (no Foundation, no I/O)
+//   SwellJSON      – a small strict JSON reader that reports JSON paths (no Foundation)
+//   SwellDrawList  – the `drawlist/1` format: parse + validate into raster ops
+//   SwellOutput    – sinks: raw XRGB8888 files, PNG (libpng), atomic file writes
+//   swell          – the command-line tool
+// Tuning flags (e.g. -Xcc -march=native) are passed on the command line by scripts/, never
+// as unsafeFlags here, so the package stays usable as a dependency.
+import PackageDescription
+
+let package = Package(
+    name: "Swell",
+    products: [
+        .executable(name: "swell", targets: ["swell"]),
+        .library(name: "SwellRaster", targets: ["SwellRaster"]),
+    ],
+    targets: [
+        // C libraries from Debian packages, found through pkg-config.
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+
+        // libm: the standard library's rounding and sqrt call it when Foundation is not linked.
+        .target(name: "SwellRaster", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "SwellJSON"),
+        .target(name: "SwellDrawList", dependencies: ["SwellRaster", "SwellJSON"]),
+        .target(name: "SwellOutput", dependencies: ["SwellRaster", "CPNG"]),
+        .executableTarget(
+            name: "swell",
+            dependencies: ["SwellRaster", "SwellDrawList", "SwellOutput"]),
+
+        .executableTarget(
+            name: "RasterBench",
+            dependencies: ["SwellRaster", "SwellDrawList", "CCairo"],
+            path: "Benchmarks/RasterBench"),
+
+        .testTarget(name: "SwellRasterTests", dependencies: ["SwellRaster", "SwellDrawList"]),
+        .testTarget(name: "SwellDrawListTests", dependencies: ["SwellDrawList", "SwellJSON"]),
+        .testTarget(name: "SwellCLITests", dependencies: ["SwellOutput", "SwellRaster"]),
+    ]
+)

@@ -1,0 +1,1 @@
+// drawlist/1 loader (being written).

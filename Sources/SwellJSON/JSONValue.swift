@@ -1,0 +1,1 @@
+// JSON reader (being written).

@@ -1,0 +1,1 @@
+// Sinks (being written).

@@ -1,0 +1,41 @@
+/// A non-owning view of XRGB8888 pixels: the one type every raster kernel draws into.
+///
+/// Memory layout: row `y` starts at `base + y * stride`; each pixel is a little-endian
+/// `UInt32` 0xXXRRGGBB, i.e. bytes B, G, R, X in memory. `stride` is in bytes and may exceed
+/// `width * 4` (padded dumb buffers and framebuffers), but must be a multiple of 4.
+///
+/// A plain struct of a pointer and three integers: kernels copy it freely, with no reference
+/// counting or exclusivity checks in inner loops. Whoever made the view keeps the memory alive.
+@frozen
+public struct PixelSurface {
+    public let base: UnsafeMutableRawPointer
+    public let width: Int
+    public let height: Int
+    public let stride: Int
+
+    @inlinable
+    public init(base: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int) {
+        precondition(width > 0 && height > 0, "a surface needs a positive size")
+        precondition(stride >= width * 4 && stride % 4 == 0, "stride must be >= width*4 and a multiple of 4")
+        self.base = base
+        self.width = width
+        self.height = height
+        self.stride = stride
+    }
+
+    /// The first pixel of row `y` (unchecked: callers clip first).
+    @inlinable @inline(__always)
+    public func row(_ y: Int) -> UnsafeMutablePointer<UInt32> {
+        (base + y &* stride).assumingMemoryBound(to: UInt32.self)
+    }
+
+    /// The whole surface as a clip rectangle.
+    @inlinable
+    public var bounds: ClipRect { ClipRect(x0: 0, y0: 0, x1: width, y1: height) }
+
+    /// Reads one pixel (bounds-checked; for tests and tools, not for kernels).
+    public func pixel(x: Int, y: Int) -> UInt32 {
+        precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) is outside \(width)x\(height)")
+        return row(y)[x]
+    }
+}

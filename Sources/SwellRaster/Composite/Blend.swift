@@ -1,0 +1,46 @@
+/// Source-over compositing of a straight-alpha source onto XRGB8888 pixels, in sRGB space:
+/// `out = round(dst + (src - dst) * alpha)` per channel, computed in `Float` (exact to far
+/// below 1/255 for 8-bit values) and rounded to nearest with the 1.5·2^23 trick, because the
+/// standard library's SIMD float→int conversions run lane by lane (see docs/simd-notes).
+/// The X byte of every written pixel is 0xFF.
+
+/// Sixteen pixels, the width of every SIMD kernel (one AVX-512 register, two AVX2 registers).
+public typealias PixelVector = SIMD16<UInt32>
+/// Sixteen per-pixel coverages or alphas in 0...1.
+public typealias LaneFloats = SIMD16<Float>
+/// Sixteen lane indices or integer coordinates.
+public typealias LaneInts = SIMD16<Int32>
+
+public let laneCount = 16
+
+/// Rounds each lane of `value` (which must lie in -2^22...2^22) to the nearest integer and
+/// returns its low bits; for values in 0...255 the result is exactly that byte.
+@inlinable @inline(__always)
+public func roundedLowBits(_ value: LaneFloats) -> PixelVector {
+    unsafeBitCast(value + 12_582_912.0, to: PixelVector.self)
+}
+
+/// Blends `source` over sixteen destination pixels with a per-lane alpha in 0...1
+/// (already multiplied by the source alpha).
+@inlinable @inline(__always)
+public func blend(_ destination: PixelVector, _ source: SourceColor, alpha: LaneFloats) -> PixelVector {
+    let byte = PixelVector(repeating: 0xFF)
+    let dr = SIMD16<Float>(unsafeBitCast((destination &>> 16) & byte, to: LaneInts.self))
+    let dg = SIMD16<Float>(unsafeBitCast((destination &>> 8) & byte, to: LaneInts.self))
+    let db = SIMD16<Float>(unsafeBitCast(destination & byte, to: LaneInts.self))
+    let r = roundedLowBits(dr + (source.red - dr) * alpha) & byte
+    let g = roundedLowBits(dg + (source.green - dg) * alpha) & byte
+    let b = roundedLowBits(db + (source.blue - db) * alpha) & byte
+    return (r &<< 16) | (g &<< 8) | b | PixelVector(repeating: 0xFF00_0000)
+}
+
+/// Blends one pixel the same way as `blend(_:_:alpha:)` (for span ends and small shapes).
+@inlinable @inline(__always)
+public func blendPixel(_ destination: UInt32, _ source: SourceColor, alpha: Float) -> UInt32 {
+    @inline(__always) func channel(_ d: UInt32, _ s: Float) -> UInt32 {
+        let df = Float(d & 0xFF)
+        return (unsafeBitCast(df + (s - df) * alpha + 12_582_912.0, to: UInt32.self)) & 0xFF
+    }
+    return 0xFF00_0000 | channel(destination >> 16, source.red) << 16
+        | channel(destination >> 8, source.green) << 8 | channel(destination, source.blue)
+}

@@ -1,0 +1,39 @@
+/// Composites one command onto a surface, limited to `area` (already inside the surface),
+/// dispatching to the shape's SIMD kernel.
+@inlinable
+public func draw(_ command: DrawCommand, on surface: PixelSurface, within area: ClipRect) {
+    var clip = area.intersection(surface.bounds)
+    if let own = command.clip { clip = clip.intersection(own) }
+    guard !clip.isEmpty, command.color.a > 0 else { return }
+    let source = SourceColor(command.color)
+    switch command.shape {
+    case .ring(let ring): fillRing(surface, ring, source, clip: clip)
+    case .disc(let disc): fillDisc(surface, disc, source, clip: clip)
+    case .waveFill(let wave): fillWave(surface, wave, source, clip: clip)
+    case .waveStroke(let stroke): strokeWave(surface, stroke, source, clip: clip)
+    }
+}
+
+/// A frame: an opaque background and commands composited in order.
+public struct Frame: Equatable, Sendable {
+    public var width: Int
+    public var height: Int
+    public var background: Color
+    public var commands: [DrawCommand]
+
+    public init(width: Int, height: Int, background: Color, commands: [DrawCommand]) {
+        self.width = width
+        self.height = height
+        self.background = background
+        self.commands = commands
+    }
+}
+
+/// Renders a whole frame: background, then every command in order. Allocates nothing.
+public func render(_ frame: Frame, into surface: PixelSurface) {
+    precondition(surface.width == frame.width && surface.height == frame.height, "surface size differs from the frame's")
+    clear(surface, color: frame.background, clip: surface.bounds)
+    for command in frame.commands {
+        draw(command, on: surface, within: surface.bounds)
+    }
+}

@@ -1,0 +1,101 @@
+/// The geometric shapes the raster module draws. Coordinates are in pixels: pixel (i, j)
+/// covers [i, i+1] x [j, j+1], y grows downward. A pixel's coverage is the fraction of its
+/// area inside the shape (see bench-data/README.md for the exact semantics).
+
+/// A stroked circle: points whose distance from the centre lies within radius ± width/2.
+@frozen
+public struct Ring: Equatable, Sendable {
+    public var centerX: Double
+    public var centerY: Double
+    public var radius: Double
+    public var width: Double
+
+    @inlinable
+    public init(centerX: Double, centerY: Double, radius: Double, width: Double) {
+        self.centerX = centerX
+        self.centerY = centerY
+        self.radius = radius
+        self.width = width
+    }
+}
+
+/// A filled circle.
+@frozen
+public struct Disc: Equatable, Sendable {
+    public var centerX: Double
+    public var centerY: Double
+    public var radius: Double
+
+    @inlinable
+    public init(centerX: Double, centerY: Double, radius: Double) {
+        self.centerX = centerX
+        self.centerY = centerY
+        self.radius = radius
+    }
+}
+
+/// y = baseline + amplitude · sin(2π·x / wavelength + phase).
+@frozen
+public struct Wave: Equatable, Sendable {
+    public var baseline: Double
+    public var amplitude: Double
+    public var wavelength: Double
+    public var phase: Double
+
+    @inlinable
+    public init(baseline: Double, amplitude: Double, wavelength: Double, phase: Double) {
+        self.baseline = baseline
+        self.amplitude = amplitude
+        self.wavelength = wavelength
+        self.phase = phase
+    }
+}
+
+/// How a stroked wave's amplitude varies along x.
+public enum WaveEnvelope: String, Equatable, Sendable {
+    /// e(x) = 1.
+    case none
+    /// e(x) = 1 − ((x − L/2)/(L/2))², zero at both ends of the stroke's length L.
+    case parabola
+}
+
+/// A sine curve y = baseline + e(x)·amplitude·sin(2π·x/wavelength + phase), 0 ≤ x ≤ length,
+/// stroked `width` wide measured perpendicular to the curve.
+@frozen
+public struct WaveStroke: Equatable, Sendable {
+    public var wave: Wave
+    public var envelope: WaveEnvelope
+    public var width: Double
+    /// The stroke runs over 0...length (a draw list uses the frame width).
+    public var length: Double
+
+    @inlinable
+    public init(wave: Wave, envelope: WaveEnvelope, width: Double, length: Double) {
+        self.wave = wave
+        self.envelope = envelope
+        self.width = width
+        self.length = length
+    }
+}
+
+/// What one draw command paints.
+public enum Shape: Equatable, Sendable {
+    case ring(Ring)
+    case disc(Disc)
+    /// The wave filled down to the bottom edge: points with y ≥ f(x).
+    case waveFill(Wave)
+    case waveStroke(WaveStroke)
+}
+
+/// One compositing step: a shape in a colour, optionally limited to a clip rectangle.
+public struct DrawCommand: Equatable, Sendable {
+    public var shape: Shape
+    public var color: Color
+    public var clip: ClipRect?
+
+    public init(_ shape: Shape, color: Color, clip: ClipRect? = nil) {
+        self.shape = shape
+        self.color = color
+        self.clip = clip
+    }
+}

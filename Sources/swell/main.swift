@@ -1,0 +1,2 @@
+// The swell command (being written).
+print("swell")
