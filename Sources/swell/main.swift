@@ -7,10 +7,12 @@ let verbs: [Verb] = [
     renderVerb
 ]
 
+/// Writes one message to standard error (unbuffered, so it is never lost on exit).
 func printError(_ message: String) {
     var line = message
     if !line.hasSuffix("\n") { line += "\n" }
-    fputs(line, stderr)
+    var bytes = Array(line.utf8)
+    _ = write(2, &bytes, bytes.count)
 }
 
 func overview() -> String {

@@ -1,6 +1,6 @@
 /// A small command-line parser: positional arguments, `--name value` / `--name=value`
 /// options and `--flag` switches, checked against what each verb declares.
-struct OptionSpec {
+struct OptionSpec: Sendable {
     let name: String
     /// The placeholder shown in help, e.g. "N" or "FILE"; nil for a switch.
     let value: String?
@@ -46,14 +46,14 @@ struct ParsedArguments {
 }
 
 /// One verb of the `swell` command.
-struct Verb {
+struct Verb: Sendable {
     let name: String
     let summary: String
     /// The synopsis after `swell NAME`, e.g. "LIST.json -o FILE".
     let synopsis: String
     let details: String
     let options: [OptionSpec]
-    let run: (ParsedArguments) throws -> Int32
+    let run: @Sendable (ParsedArguments) throws -> Int32
 
     var help: String {
         var text = "usage: swell \(name) \(synopsis)\n\n\(summary)\n"
