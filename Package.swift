@@ -6,6 +6,7 @@
 //   SwellJSON      – a small strict JSON reader that reports JSON paths (no Foundation)
 //   SwellDrawList  – the `drawlist/1` format: parse + validate into raster ops
 //   SwellOutput    – sinks: raw XRGB8888 files, PNG (libpng), atomic file writes
+//   SwellScenes    – animation engine, the built-in scenes, scene files, frame diffs (no I/O)
 //   swell          – the command-line tool
 // Tuning flags (e.g. -Xcc -march=native) are passed on the command line by scripts/, never
 // as unsafeFlags here, so the package stays usable as a dependency.
@@ -27,9 +28,10 @@ let package = Package(
         .target(name: "SwellJSON"),
         .target(name: "SwellDrawList", dependencies: ["SwellRaster", "SwellJSON"]),
         .target(name: "SwellOutput", dependencies: ["SwellRaster", "CPNG"]),
+        .target(name: "SwellScenes", dependencies: ["SwellRaster", "SwellJSON"]),
         .executableTarget(
             name: "swell",
-            dependencies: ["SwellRaster", "SwellDrawList", "SwellOutput"]),
+            dependencies: ["SwellRaster", "SwellDrawList", "SwellOutput", "SwellScenes", "SwellJSON"]),
 
         .executableTarget(
             name: "RasterBench",
@@ -38,6 +40,10 @@ let package = Package(
 
         .testTarget(name: "SwellRasterTests", dependencies: ["SwellRaster", "SwellDrawList"]),
         .testTarget(name: "SwellDrawListTests", dependencies: ["SwellDrawList", "SwellJSON"]),
+        // Goldens/ is read through #filePath, not as a bundle resource (no Foundation needed).
+        .testTarget(
+            name: "SwellScenesTests", dependencies: ["SwellScenes", "SwellRaster", "SwellJSON", "SwellOutput"],
+            exclude: ["Goldens"]),
         .testTarget(name: "SwellCLITests", dependencies: ["SwellOutput", "SwellRaster"]),
     ]
 )

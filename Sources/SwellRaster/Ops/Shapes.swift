@@ -78,6 +78,34 @@ public struct WaveStroke: Equatable, Sendable {
     }
 }
 
+/// One step of a path outline. Every subpath is filled as if closed (a line back to its
+/// `move` point is implied when it is not closed explicitly).
+public enum PathElement: Equatable, Sendable {
+    case move(x: Double, y: Double)
+    case line(x: Double, y: Double)
+    /// A quadratic Bézier from the current point through control (cx, cy) to (x, y).
+    case quad(cx: Double, cy: Double, x: Double, y: Double)
+    case close
+}
+
+/// A closed outline of lines and quadratic Béziers, filled with the non-zero winding rule.
+@frozen
+public struct Path: Equatable, Sendable {
+    public var elements: [PathElement]
+
+    @inlinable
+    public init(_ elements: [PathElement] = []) { self.elements = elements }
+
+    @inlinable public mutating func move(to x: Double, _ y: Double) { elements.append(.move(x: x, y: y)) }
+    @inlinable public mutating func line(to x: Double, _ y: Double) { elements.append(.line(x: x, y: y)) }
+    @inlinable public mutating func quad(control cx: Double, _ cy: Double, to x: Double, _ y: Double) {
+        elements.append(.quad(cx: cx, cy: cy, x: x, y: y))
+    }
+    @inlinable public mutating func close() { elements.append(.close) }
+    /// Empties the path but keeps its storage, so a scene can rebuild it every frame without allocating.
+    @inlinable public mutating func removeAll() { elements.removeAll(keepingCapacity: true) }
+}
+
 /// What one draw command paints.
 public enum Shape: Equatable, Sendable {
     case ring(Ring)
@@ -85,6 +113,8 @@ public enum Shape: Equatable, Sendable {
     /// The wave filled down to the bottom edge: points with y ≥ f(x).
     case waveFill(Wave)
     case waveStroke(WaveStroke)
+    /// A closed path filled with the non-zero rule (see Kernels/Path/PathFill.swift for the limit).
+    case path(Path)
 }
 
 /// One compositing step: a shape in a colour, optionally limited to a clip rectangle.
