@@ -1,0 +1,88 @@
+/// Masks a layer that was drawn straight onto the surface: given a copy of what was below it
+/// (`below`, same size), each pixel becomes mix(below, drawn, m) with m the mask's alpha there.
+/// For source-over layers this equals compositing the layer through the mask, so a scene can
+/// draw with the ordinary kernels and mask afterwards (SwiftUI's `.mask(LinearGradient…)`).
+
+/// One stop of a horizontal alpha ramp: `alpha` at `x` pixels from the left.
+@frozen
+public struct MaskStop: Equatable, Sendable {
+    public var x: Double
+    public var alpha: Double
+
+    @inlinable
+    public init(x: Double, alpha: Double) {
+        self.x = x
+        self.alpha = alpha
+    }
+}
+
+/// Alpha that varies linearly between stops along x (constant beyond the first and last stop),
+/// evaluated at pixel centres. Stops must be in increasing x.
+@frozen
+public struct HorizontalGradientMask: Equatable, Sendable {
+    public var stops: [MaskStop]
+
+    @inlinable
+    public init(stops: [MaskStop]) { self.stops = stops }
+
+    /// The mask's alpha at a point `x` (a Double reference for tests and tools).
+    public func alpha(at x: Double) -> Double {
+        guard let first = stops.first else { return 1 }
+        var value = first.alpha
+        for k in 1..<max(stops.count, 1) where k < stops.count {
+            let a = stops[k - 1], b = stops[k]
+            guard b.x > a.x else { continue }
+            let t = min(max((x - a.x) / (b.x - a.x), 0), 1)
+            value += t * (b.alpha - a.alpha)
+        }
+        return min(max(value, 0), 1)
+    }
+}
+
+@inlinable
+public func applyLayerMask(_ surface: PixelSurface, below: PixelSurface, _ mask: HorizontalGradientMask, clip: ClipRect) {
+    let area = clip.intersection(surface.bounds).intersection(below.bounds)
+    guard !area.isEmpty, let first = mask.stops.first else { return }
+    let columns = area.x1 - area.x0
+    withUnsafeTemporaryAllocation(of: Float.self, capacity: columns + laneCount) { buffer in
+        let alphas = buffer.baseAddress!
+        // The ramp once per column, sixteen at a time: a sum of clamped linear pieces.
+        var lane = LaneFloats(repeating: 0)
+        for i in 0..<laneCount { lane[i] = Float(i) }
+        let zero = LaneFloats(repeating: 0)
+        let one = LaneFloats(repeating: 1)
+        var x = 0
+        while x < columns {
+            let centre = lane + Float(area.x0 + x) + 0.5
+            var value = LaneFloats(repeating: Float(first.alpha))
+            for k in 1..<max(mask.stops.count, 1) where k < mask.stops.count {
+                let a = mask.stops[k - 1], b = mask.stops[k]
+                guard b.x > a.x else { continue }
+                var t = (centre - Float(a.x)) * Float(1 / (b.x - a.x))
+                t.replace(with: zero, where: t .< zero)
+                t.replace(with: one, where: t .> one)
+                value += t * Float(b.alpha - a.alpha)
+            }
+            value.replace(with: zero, where: value .< zero)
+            value.replace(with: one, where: value .> one)
+            UnsafeMutableRawPointer(alphas + x).storeBytes(of: value, as: LaneFloats.self)
+            x += laneCount
+        }
+        // m = 1 keeps the layer, m = 0 restores what was below: mix(drawn, below, 1 − m).
+        for y in area.y0..<area.y1 {
+            let row = surface.row(y) + area.x0
+            let under = below.row(y) + area.x0
+            var x = 0
+            while x < columns {
+                let count = min(laneCount, columns - x)
+                let m = UnsafeRawPointer(alphas + x).loadUnaligned(as: LaneFloats.self)
+                if count == laneCount && all(m .>= one) {
+                    x += count
+                    continue
+                }
+                mixLanes(row, toward: under, at: x, count: count, one - m)
+                x += count
+            }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import SwellRaster
+import Testing
+
+/// The layer mask and image kernels against Double references of the same rules.
+@Suite struct LayerMaskAndImageTests {
+    static func filled(_ width: Int, _ height: Int, _ random: inout SeededRandom) -> PixelBuffer {
+        let buffer = PixelBuffer(width: width, height: height)
+        for y in 0..<height {
+            for x in 0..<width { buffer.surface.row(y)[x] = UInt32(truncatingIfNeeded: random.next()) | 0xFF00_0000 }
+        }
+        return buffer
+    }
+
+    static func channelMix(_ a: UInt32, _ b: UInt32, _ t: Double) -> [Int] {
+        [16, 8, 0].map { shift in
+            let x = Double((a >> UInt32(shift)) & 0xFF), y = Double((b >> UInt32(shift)) & 0xFF)
+            return Int((x + (y - x) * t).rounded())
+        }
+    }
+
+    @Test func gradientMaskMixesTowardsWhatWasBelow() {
+        var random = SeededRandom(seed: 3)
+        let drawn = Self.filled(53, 7, &random)
+        let below = Self.filled(53, 7, &random)
+        let original = drawn.packedBytes()
+        let mask = HorizontalGradientMask(stops: [
+            MaskStop(x: 4, alpha: 0), MaskStop(x: 26.5, alpha: 1), MaskStop(x: 49, alpha: 0),
+        ])
+        let clip = ClipRect(x0: 2, y0: 1, x1: 51, y1: 6)
+        applyLayerMask(drawn.surface, below: below.surface, mask, clip: clip)
+        for y in 0..<7 {
+            for x in 0..<53 {
+                let offset = (y * 53 + x) * 4
+                let before = UInt32(original[offset]) | UInt32(original[offset + 1]) << 8 | UInt32(original[offset + 2]) << 16
+                let after = drawn.surface.pixel(x: x, y: y)
+                let inside = x >= 2 && x < 51 && y >= 1 && y < 6
+                if !inside {
+                    #expect(after & 0xFF_FFFF == before)
+                    continue
+                }
+                let m = mask.alpha(at: Double(x) + 0.5)
+                let expected = Self.channelMix(below.surface.pixel(x: x, y: y), before, m)
+                let got = [16, 8, 0].map { Int((after >> UInt32($0)) & 0xFF) }
+                for c in 0..<3 { #expect(abs(got[c] - expected[c]) <= 1, "(\(x), \(y)) mask \(m)") }
+            }
+        }
+        #expect(mask.alpha(at: 0) == 0 && mask.alpha(at: 26.5) == 1 && abs(mask.alpha(at: 15.25) - 0.5) < 1e-12)
+    }
+
+    @Test func imageCompositeAtAlphaAndThroughAPath() {
+        var random = SeededRandom(seed: 9)
+        let image = Self.filled(37, 9, &random)
+        let target = Self.filled(37, 9, &random)
+        let before = PixelBuffer(width: 37, height: 9)
+        compositeImage(before.surface, target.surface, alpha: 1, clip: before.surface.bounds)
+        #expect(before.packedBytes() == target.packedBytes())
+        compositeImage(target.surface, image.surface, alpha: 0.3, clip: target.surface.bounds)
+        for y in 0..<9 {
+            for x in 0..<37 {
+                let expected = Self.channelMix(before.surface.pixel(x: x, y: y), image.surface.pixel(x: x, y: y), Double(Float(0.3)))
+                let got = [16, 8, 0].map { Int((target.surface.pixel(x: x, y: y) >> UInt32($0)) & 0xFF) }
+                for c in 0..<3 { #expect(abs(got[c] - expected[c]) <= 1) }
+            }
+        }
+        // Through a rectangle path with half-pixel edges: inside is the image, edges half mixed.
+        let canvas = PixelBuffer(width: 37, height: 9)
+        var path = Path()
+        path.move(to: 3.5, 2); path.line(to: 30.5, 2); path.line(to: 30.5, 7); path.line(to: 3.5, 7); path.close()
+        fillPath(canvas.surface, path, painter: ImagePainter(image.surface), clip: canvas.surface.bounds)
+        #expect(canvas.surface.pixel(x: 10, y: 4) == image.surface.pixel(x: 10, y: 4))
+        #expect(canvas.surface.pixel(x: 2, y: 4) == 0)
+        let edge = Self.channelMix(0, image.surface.pixel(x: 3, y: 4), 0.5)
+        let got = [16, 8, 0].map { Int((canvas.surface.pixel(x: 3, y: 4) >> UInt32($0)) & 0xFF) }
+        for c in 0..<3 { #expect(abs(got[c] - edge[c]) <= 1) }
+    }
+
+    @Test func scaleToFillKeepsAspectAndCropsTheOverflow() {
+        // A 4x2 image with a left half red and right half blue, filled into 10x10: the height
+        // decides the scale (5x), the width overflows and is cropped, so the centre column
+        // boundary stays in the middle.
+        let image = PixelBuffer(width: 4, height: 2)
+        for y in 0..<2 {
+            for x in 0..<4 { image.surface.row(y)[x] = x < 2 ? 0xFFFF_0000 : 0xFF00_00FF }
+        }
+        let out = PixelBuffer(width: 10, height: 10)
+        scaleImageToFill(image.surface, into: out.surface)
+        #expect(out.surface.pixel(x: 0, y: 5) == 0xFFFF_0000)
+        #expect(out.surface.pixel(x: 9, y: 5) == 0xFF00_00FF)
+        #expect(out.surface.pixel(x: 1, y: 0) == 0xFFFF_0000)
+        #expect(out.surface.pixel(x: 4, y: 5) & 0xFF != 0 && out.surface.pixel(x: 4, y: 5) >> 16 & 0xFF != 0)  // the blend at the seam
+        // A uniform image stays exactly uniform when shrunk.
+        let grey = PixelBuffer(width: 64, height: 48)
+        for y in 0..<48 { for x in 0..<64 { grey.surface.row(y)[x] = 0xFF80_8080 } }
+        let small = PixelBuffer(width: 7, height: 5)
+        scaleImageToFill(grey.surface, into: small.surface)
+        for y in 0..<5 { for x in 0..<7 { #expect(small.surface.pixel(x: x, y: y) == 0xFF80_8080) } }
+    }
+}
