@@ -6,13 +6,17 @@ import Testing
 @Suite struct OutputTests {
     @Test func pngRoundTripKeepsEveryPixelOfAPaddedSurface() throws {
         // A wrapped surface whose stride exceeds width*4, as real framebuffers have.
-        let width = 37, height = 11, stride = 37 * 4 + 24
+        let width = 37
+        let height = 11
+        let stride = 37 * 4 + 24
         let memory = UnsafeMutableRawPointer.allocate(byteCount: stride * height, alignment: 16)
         defer { memory.deallocate() }
         memory.initializeMemory(as: UInt8.self, repeating: 0xAB, count: stride * height)
         let buffer = PixelBuffer(wrapping: memory, width: width, height: height, stride: stride)
         for y in 0..<height {
-            for x in 0..<width { buffer.surface.row(y)[x] = 0xFF00_0000 | UInt32(x * 7) << 16 | UInt32(y * 20) << 8 | UInt32(x ^ y) }
+            for x in 0..<width {
+                buffer.surface.row(y)[x] = 0xFF00_0000 | UInt32(x * 7) << 16 | UInt32(y * 20) << 8 | UInt32(x ^ y)
+            }
         }
         let folder = try temporaryFolder()
         try writePNG(buffer.surface, to: folder + "/a.png")

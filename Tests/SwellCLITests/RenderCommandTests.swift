@@ -24,7 +24,9 @@ struct SwellProcess {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self)
+        )
     }
 }
 
@@ -68,12 +70,24 @@ func benchListPath(_ name: String) -> String {
     }
 
     @Test(arguments: [
-        (#"{"format":"drawlist/1","width":10,"height":10,"clear":[1,1,1],"ops":[{"op":"ring","cx":1,"cy":2,"radius":-2,"width":1,"color":[1,0,0,1]}]}"#, "$.ops[0].radius"),
+        (
+            #"{"format":"drawlist/1","width":10,"height":10,"clear":[1,1,1],"ops":[{"op":"ring","cx":1,"cy":2,"radius":-2,"width":1,"color":[1,0,0,1]}]}"#,
+            "$.ops[0].radius"
+        ),
         (#"{"format":"drawlist/1","width":10,"height":10,"clear":[1,1,1],"ops":[{"op":"ring","cx":NaN}]}"#, "NaN"),
-        (#"{"format":"drawlist/1","width":10,"height":10,"clear":[1,1,1],"ops":[{"op":"ring","cx":1e999,"cy":1,"radius":1,"width":1,"color":[0,0,0]}]}"#, "$.ops[0].cx: expected a finite number"),
+        (
+            #"{"format":"drawlist/1","width":10,"height":10,"clear":[1,1,1],"ops":[{"op":"ring","cx":1e999,"cy":1,"radius":1,"width":1,"color":[0,0,0]}]}"#,
+            "$.ops[0].cx: expected a finite number"
+        ),
         (#"{"format":"drawlist/1","width":17000,"height":10,"clear":[1,1,1],"ops":[]}"#, "$.width"),
-        (#"{"format":"drawlist/1","width":10,"height":10,"clear":[1,1,1],"ops":[{"op":"blob","color":[0,0,0]}]}"#, "$.ops[0].op"),
-        (#"{"format":"drawlist/1","width":10,"height":10,"clear":[1,1,1],"ops":[{"op":"disc","cx":1,"cy":1,"radius":true,"color":[0,0,0]}]}"#, "$.ops[0].radius: expected a number, got true"),
+        (
+            #"{"format":"drawlist/1","width":10,"height":10,"clear":[1,1,1],"ops":[{"op":"blob","color":[0,0,0]}]}"#,
+            "$.ops[0].op"
+        ),
+        (
+            #"{"format":"drawlist/1","width":10,"height":10,"clear":[1,1,1],"ops":[{"op":"disc","cx":1,"cy":1,"radius":true,"color":[0,0,0]}]}"#,
+            "$.ops[0].radius: expected a number, got true"
+        ),
         (#"{"format":"drawlist/1","#, "not valid JSON"),
     ])
     func malformedListsExit65WithOneLineAndNoOutput(text: String, expected: String) throws {
@@ -92,8 +106,10 @@ func benchListPath(_ name: String) -> String {
     }
 
     static let badCommandLines: [([String], Int32)] = [
-        ([], 64), (["render"], 64), (["render", "a.json", "-o", "x.jpg"], 64), (["render", "a.json", "--frobnicate"], 64),
-        (["render", "a.json", "--repeat", "0"], 64), (["nosuchverb"], 64), (["render", "/nonexistent.json", "-o", "/tmp/x.png"], 66),
+        ([], 64), (["render"], 64), (["render", "a.json", "-o", "x.jpg"], 64),
+        (["render", "a.json", "--frobnicate"], 64),
+        (["render", "a.json", "--repeat", "0"], 64), (["nosuchverb"], 64),
+        (["render", "/nonexistent.json", "-o", "/tmp/x.png"], 66),
     ]
 
     @Test(arguments: badCommandLines)
