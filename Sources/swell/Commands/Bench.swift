@@ -24,6 +24,8 @@ let benchVerb = Verb(
         .option("refresh", "HZ", "refresh rate that sets the frame budget (default 60)"),
         .option("json", "FILE", "also write the results as JSON"),
         .option("plot", "FILE.svg", "also draw frame time against frame number, with a histogram"),
+        .option("expect-checksums", "FILE", "exit 1 if any frame's checksum differs from FILE ('name checksum' lines)"),
+        .option("record-checksums", "FILE", "write each frame's checksum to FILE"),
     ],
     run: runBench)
 
@@ -85,7 +87,43 @@ private func runBench(_ arguments: ParsedArguments) throws -> Int32 {
     }
     print("swell bench: \(lists.count) draw lists, \(frames) frames each, \(threads) thread\(threads == 1 ? "" : "s"), budget \(formatMilliseconds(budget)) ms (\(refresh) Hz)")
     try report(results, budget: budget, arguments: arguments, title: "swell bench --drawlists \(folder)")
-    return ExitStatus.success
+    return try checkChecksums(results, arguments: arguments)
+}
+
+/// Records or verifies the rendered frames' checksums: timing never fails a run, a changed
+/// picture does.
+func checkChecksums(_ results: [BenchSeries], arguments: ParsedArguments) throws -> Int32 {
+    let measured = results.compactMap { series in series.checksum.map { (series.name, String($0, radix: 16)) } }
+    if let path = arguments["record-checksums"] {
+        try writeText(measured.map { "\($0) \($1)\n" }.joined(), to: path)
+    }
+    guard let path = arguments["expect-checksums"] else { return ExitStatus.success }
+    let text: String
+    do {
+        text = String(decoding: try readWholeFileBytes(path), as: UTF8.self)
+    } catch {
+        throw CommandFailure(ExitStatus.noInput, "\(path): cannot read: \(error)")
+    }
+    var expected: [String: String] = [:]
+    for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+        let parts = line.split(separator: " ")
+        guard parts.count == 2 else { throw CommandFailure(ExitStatus.dataError, "\(path): expected 'name checksum' lines, got '\(line)'") }
+        expected[String(parts[0])] = String(parts[1])
+    }
+    var changed = 0
+    for (name, sum) in measured {
+        guard let want = expected[name] else {
+            printError("swell bench: \(name): no recorded checksum in \(path)")
+            changed += 1
+            continue
+        }
+        if want != sum {
+            printError("swell bench: \(name): the rendered frame changed (checksum \(sum), recorded \(want))")
+            changed += 1
+        }
+    }
+    if changed == 0 { print("checksums: all \(measured.count) frames match \(path)") }
+    return changed == 0 ? ExitStatus.success : 1
 }
 
 /// Prints the table and writes the optional JSON and SVG.
