@@ -44,6 +44,6 @@ let package = Package(
         .testTarget(
             name: "SwellScenesTests", dependencies: ["SwellScenes", "SwellRaster", "SwellJSON", "SwellOutput"],
             exclude: ["Goldens"]),
-        .testTarget(name: "SwellCLITests", dependencies: ["SwellOutput", "SwellRaster"]),
+        .testTarget(name: "SwellCLITests", dependencies: ["swell", "SwellOutput", "SwellRaster", "SwellDrawList"]),
     ]
 )
