@@ -20,5 +20,22 @@ public func rowExtent(of shape: Shape, frameHeight: Int) -> (top: Int, bottom: I
     case .waveStroke(let stroke):
         let reach = abs(stroke.wave.amplitude) + max(stroke.width, 0) / 2
         return rows(stroke.wave.baseline - reach, stroke.wave.baseline + reach)
+    case .path(let path):
+        // A quadratic stays inside the hull of its points, so the points bound the outline.
+        var low = Double.infinity
+        var high = -Double.infinity
+        for element in path.elements {
+            switch element {
+            case .move(_, let y), .line(_, let y):
+                low = min(low, y)
+                high = max(high, y)
+            case .quad(_, let cy, _, let y):
+                low = min(low, cy, y)
+                high = max(high, cy, y)
+            case .close:
+                break
+            }
+        }
+        return rows(low, high)
     }
 }
