@@ -1,0 +1,130 @@
+import SwellJSON
+
+/// The `manifest.json` of a frame dump (format `swell-dump/1`): what the frames are and how to
+/// read them. `swell dump` writes it last and atomically, so a folder with a manifest holds a
+/// complete dump; `swell diff` reads it to compare two dumps.
+///
+///     {"format": "swell-dump/1", "width": 320, "height": 180, "stride": 1280,
+///      "pixelFormat": "XRGB8888", "byteOrder": "B,G,R,X", "ffmpegPixelFormat": "bgr0",
+///      "fps": 30, "command": ["swell", "dump", ...],
+///      "frames": [{"index": 0, "file": "frame-000000.raw", "time": 0, "checksum": "fnv1a64:…"}, ...]}
+///
+/// `checksum` is FNV-1a 64 over the frame's packed rows (SwellOutput's `checksum`), in hex.
+public struct DumpManifest: Equatable, Sendable {
+    public struct FrameEntry: Equatable, Sendable {
+        public var index: Int
+        public var file: String
+        public var time: Double
+        public var checksum: UInt64
+
+        public init(index: Int, file: String, time: Double, checksum: UInt64) {
+            self.index = index
+            self.file = file
+            self.time = time
+            self.checksum = checksum
+        }
+    }
+
+    public var width: Int
+    public var height: Int
+    public var fps: Double
+    public var command: [String]
+    public var frames: [FrameEntry]
+
+    public init(width: Int, height: Int, fps: Double, command: [String], frames: [FrameEntry]) {
+        self.width = width
+        self.height = height
+        self.fps = fps
+        self.command = command
+        self.frames = frames
+    }
+
+    /// Bytes from one row of a raw frame to the next (rows are tightly packed).
+    public var stride: Int { width * 4 }
+
+    /// The file name of frame `index`: frame-000123.raw.
+    public static func fileName(frame index: Int, extension ext: String = "raw") -> String {
+        var digits = String(index)
+        while digits.count < 6 { digits = "0" + digits }
+        return "frame-\(digits).\(ext)"
+    }
+
+    public static func hex(_ value: UInt64) -> String {
+        var text = String(value, radix: 16)
+        while text.count < 16 { text = "0" + text }
+        return "fnv1a64:" + text
+    }
+
+    /// The manifest as JSON text, one frame per line.
+    public func encoded() -> String {
+        var text = "{\n"
+        text += "  \"format\": \"swell-dump/1\",\n"
+        text += "  \"width\": \(width),\n  \"height\": \(height),\n  \"stride\": \(stride),\n"
+        text += "  \"pixelFormat\": \"XRGB8888\",\n  \"byteOrder\": \"B,G,R,X\",\n  \"ffmpegPixelFormat\": \"bgr0\",\n"
+        text += "  \"fps\": \(format(fps)),\n"
+        text += "  \"command\": [" + command.map(jsonString).joined(separator: ", ") + "],\n"
+        text += "  \"frames\": [\n"
+        for (n, frame) in frames.enumerated() {
+            text += "    {\"index\": \(frame.index), \"file\": \(jsonString(frame.file)), \"time\": \(format(frame.time)), "
+            text += "\"checksum\": \"\(Self.hex(frame.checksum))\"}" + (n + 1 < frames.count ? ",\n" : "\n")
+        }
+        text += "  ]\n}\n"
+        return text
+    }
+
+    /// Reads a manifest, checking every field it needs.
+    public static func parse(bytes: [UInt8], name: String) throws(SceneFileError) -> DumpManifest {
+        let root: JSONValue
+        do {
+            root = try parseJSON(bytes)
+        } catch {
+            throw SceneFileError(file: name, problems: ["\(error) (not valid JSON)"])
+        }
+        let document = JSONField(root: root)
+        do throws(JSONFieldError) {
+            _ = try document["format"].oneOf(["swell-dump/1"])
+            let width = try document["width"].integer(in: 1...16384)
+            let height = try document["height"].integer(in: 1...16384)
+            let fps = try document["fps"].number(in: 0.001...1e6)
+            var command: [String] = []
+            for part in try document.optional("command")?.array() ?? [] { command.append(try part.string()) }
+            var frames: [FrameEntry] = []
+            for entry in try document["frames"].array() {
+                let index = try entry["index"].integer(in: 0...Int(Int32.max))
+                let file = try entry["file"].string()
+                guard !file.contains("/"), !file.isEmpty else { throw entry.failure("file must be a plain name") }
+                let time = try entry["time"].number()
+                let sumText = try entry["checksum"].string()
+                guard sumText.hasPrefix("fnv1a64:"), let sum = UInt64(sumText.dropFirst(8), radix: 16) else {
+                    throw JSONFieldError(path: entry.path + ".checksum", message: "expected \"fnv1a64:\" and 16 hex digits")
+                }
+                frames.append(FrameEntry(index: index, file: file, time: time, checksum: sum))
+            }
+            return DumpManifest(width: width, height: height, fps: fps, command: command, frames: frames)
+        } catch {
+            throw SceneFileError(file: name, problems: [error.description])
+        }
+    }
+}
+
+/// A JSON string literal with the escapes JSON requires.
+func jsonString(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        default:
+            if scalar.value < 0x20 {
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+    }
+    return out + "\""
+}

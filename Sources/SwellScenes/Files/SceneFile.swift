@@ -1,0 +1,206 @@
+import SwellJSON
+import SwellRaster
+
+/// Why a scene file (or input script) was rejected: every problem found, each naming the JSON
+/// path, the value and what is allowed, so one run of the validator shows them all.
+public struct SceneFileError: Error, CustomStringConvertible {
+    public let file: String
+    public let problems: [String]
+
+    public init(file: String, problems: [String]) {
+        self.file = file
+        self.problems = problems
+    }
+
+    public var description: String {
+        if problems.count == 1 { return "\(file): \(problems[0])" }
+        return "\(file): \(problems.count) problems:\n" + problems.map { "  " + $0 }.joined(separator: "\n")
+    }
+}
+
+/// A scene file, validated: the layers bottom to top and the background.
+///
+/// Format `scene/1` (JSON):
+///
+///     {"format": "scene/1",                       optional
+///      "background": "#RRGGBB",                    optional; default: the bottom scene's
+///      "scene": "ripples", "parameters": {...}}    one scene, or
+///      "layers": [{"scene": "flow", "parameters": {...}}, {"scene": "ripples"}]
+///
+/// Parameters are those `swell scenes` lists; colours are "#RRGGBB", "#RRGGBBAA" or [r, g, b(, a)]
+/// in 0...1. Missing parameters take their defaults.
+public struct SceneFile {
+    public struct Layer {
+        public let descriptor: SceneDescriptor
+        public let settings: SceneSettings
+    }
+
+    public let layers: [Layer]
+    public let background: Color?
+
+    public init(layers: [Layer], background: Color?) {
+        self.layers = layers
+        self.background = background
+    }
+
+    /// Builds the player. `images(folder)` loads the pictures of a slideshow layer; it is only
+    /// called for scenes with a "folder" parameter, and its errors are reported with the path.
+    public func makePlayer(images: [[PixelBuffer]]) -> ScenePlayer {
+        let scenes = layers.enumerated().map { index, layer in
+            layer.descriptor.make(layer.settings, index < images.count ? images[index] : [])
+        }
+        return ScenePlayer(layers: scenes, background: background)
+    }
+}
+
+/// Collects validation failures instead of stopping at the first.
+struct ProblemList {
+    var problems: [String] = []
+
+    mutating func check<T>(_ body: () throws(JSONFieldError) -> T) -> T? {
+        do {
+            return try body()
+        } catch {
+            problems.append(error.description)
+            return nil
+        }
+    }
+}
+
+/// Parses and validates a scene file. `loadImages(folder)` is called for each layer with a
+/// `folder` parameter (the slideshow) and returns the decoded images, or throws an error whose
+/// description says why; the loaded images come back alongside the file, in layer order.
+public func loadSceneFile(
+    bytes: [UInt8], name: String, loadImages: (String) throws -> [PixelBuffer]
+) throws(SceneFileError) -> ScenePlayer {
+    let root: JSONValue
+    do {
+        root = try parseJSON(bytes)
+    } catch {
+        throw SceneFileError(file: name, problems: ["\(error) (not valid JSON)"])
+    }
+    var list = ProblemList()
+    let file = parseSceneFile(JSONField(root: root), problems: &list)
+    var images: [[PixelBuffer]] = []
+    if let file {
+        for (index, layer) in file.layers.enumerated() {
+            var loaded: [PixelBuffer] = []
+            if layer.descriptor.parameters.contains(where: { $0.name == "folder" }) {
+                let folder = layer.settings.text("folder")
+                do {
+                    loaded = try loadImages(folder)
+                } catch {
+                    let path = file.layers.count == 1 && !isLayered(root) ? "$.parameters.folder" : "$.layers[\(index)].parameters.folder"
+                    list.problems.append("\(path): \(error)")
+                }
+            }
+            images.append(loaded)
+        }
+    }
+    guard list.problems.isEmpty, let file else { throw SceneFileError(file: name, problems: list.problems) }
+    return file.makePlayer(images: images)
+}
+
+private func isLayered(_ root: JSONValue) -> Bool {
+    if case .object(let object) = root { return object["layers"] != nil }
+    return false
+}
+
+/// Validates the document, recording every problem in `problems`; nil when any was found.
+func parseSceneFile(_ root: JSONField, problems list: inout ProblemList) -> SceneFile? {
+    let before = list.problems.count
+    guard let object = list.check({ () throws(JSONFieldError) in try root.object() }) else { return nil }
+    let allowed = ["format", "background", "scene", "parameters", "layers"]
+    for key in object.keys where !allowed.contains(key) {
+        list.problems.append(
+            "\(root.path)\(JSONField.pathComponentForKey(key)): unknown member; allowed here: \(allowed.joined(separator: ", "))")
+    }
+    if let format = list.check({ () throws(JSONFieldError) in try root.optional("format") }) ?? nil {
+        _ = list.check { () throws(JSONFieldError) in try format.oneOf(["scene/1"]) }
+    }
+    var background: Color?
+    if let field = list.check({ () throws(JSONFieldError) in try root.optional("background") }) ?? nil {
+        if let c = list.check({ () throws(JSONFieldError) in try field.color() }) {
+            background = Color(r: c.r, g: c.g, b: c.b, a: 1)
+        }
+    }
+    var layers: [SceneFile.Layer] = []
+    let hasScene = object["scene"] != nil
+    let hasLayers = object["layers"] != nil
+    if hasScene && hasLayers {
+        list.problems.append("\(root.path): give either \"scene\" (one scene) or \"layers\" (several), not both")
+    } else if hasScene {
+        if let layer = parseLayer(root, allowsFileMembers: true, problems: &list) { layers.append(layer) }
+    } else if hasLayers {
+        if let fields = list.check({ () throws(JSONFieldError) in try root["layers"].array(count: 1...64) }) {
+            for field in fields {
+                if let layer = parseLayer(field, allowsFileMembers: false, problems: &list) { layers.append(layer) }
+            }
+        }
+    } else {
+        list.problems.append(
+            "\(root.path): missing \"scene\" (one of \(builtInScenes.map(\.name).joined(separator: ", "))) or \"layers\"")
+    }
+    guard list.problems.count == before else { return nil }
+    return SceneFile(layers: layers, background: background)
+}
+
+/// One layer: {"scene": NAME, "parameters": {...}}.
+func parseLayer(_ field: JSONField, allowsFileMembers: Bool, problems list: inout ProblemList) -> SceneFile.Layer? {
+    let before = list.problems.count
+    guard let object = list.check({ () throws(JSONFieldError) in try field.object() }) else { return nil }
+    if !allowsFileMembers {
+        for key in object.keys where key != "scene" && key != "parameters" {
+            list.problems.append(
+                "\(field.path)\(JSONField.pathComponentForKey(key)): unknown member; allowed here: scene, parameters")
+        }
+    }
+    let names = builtInScenes.map(\.name)
+    guard let name = list.check({ () throws(JSONFieldError) in try field["scene"].oneOf(names) }),
+        let descriptor = builtInScene(named: name)
+    else { return nil }
+    var settings = descriptor.defaultSettings()
+    if let parameters = list.check({ () throws(JSONFieldError) in try field.optional("parameters") }) ?? nil,
+        let members = list.check({ () throws(JSONFieldError) in try parameters.object() })
+    {
+        for key in members.keys {
+            guard let spec = descriptor.parameters.first(where: { $0.name == key }) else {
+                list.problems.append(
+                    "\(parameters.path)\(JSONField.pathComponentForKey(key)): \"\(name)\" has no parameter \"\(key)\"; "
+                        + "it has: \(descriptor.parameters.map(\.name).joined(separator: ", "))")
+                continue
+            }
+            guard let value = list.check({ () throws(JSONFieldError) in try parameters[key] }) else { continue }
+            if let parsed = list.check({ () throws(JSONFieldError) in try parseParameter(value, spec) }) {
+                settings.set(key, parsed)
+            }
+        }
+    }
+    guard list.problems.count == before else { return nil }
+    return SceneFile.Layer(descriptor: descriptor, settings: settings)
+}
+
+func parseParameter(_ field: JSONField, _ spec: ParameterSpec) throws(JSONFieldError) -> ParameterValue {
+    switch spec.kind {
+    case .number(let range): return .number(try field.number(in: range))
+    case .integer(let range): return .number(Double(try field.integer(in: range)))
+    case .color:
+        let c = try field.color()
+        return .color(Color(r: c.r, g: c.g, b: c.b, a: c.a))
+    case .bool: return .bool(try field.bool())
+    case .text:
+        let text = try field.string()
+        guard !text.isEmpty else { throw field.failure("expected a non-empty string") }
+        return .text(text)
+    }
+}
+
+extension JSONField {
+    /// ".key" or ["key"], as JSON paths write a member.
+    static func pathComponentForKey(_ key: String) -> String {
+        let simple =
+            !key.isEmpty
+            && key.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0 == "_" || ("0"..."9").contains($0) }
+        return simple ? ".\(key)" : "[\"\(key)\"]"
+    }
+}

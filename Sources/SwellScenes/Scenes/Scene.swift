@@ -1,0 +1,30 @@
+import SwellRaster
+
+/// A scene is a function of time and input: after the same events, `render(at:)` at the same
+/// time gives the same ops, whatever frames were rendered before (time-driven state changes,
+/// such as timers and the second half of a spring sequence, are applied at their own exact
+/// times, never at the time of the frame that notices them). Events arrive in time order and
+/// never earlier than a frame already rendered.
+public protocol Scene {
+    /// The colour under everything when this scene is the bottom layer.
+    var background: Color { get }
+    /// Applies one touch event (at `event.time`).
+    mutating func handle(_ event: TouchEvent)
+    /// Appends the frame at `time` to `ops`. May update internal state that depends only on
+    /// time (trimming expired ripples, timers), which is why it is mutating.
+    mutating func render(at time: Double, size: FrameSize, into ops: inout [SceneOp])
+    /// True when nothing moves at `time` and nothing will until the next input: a runner may
+    /// stop drawing and sleep until input arrives.
+    func isIdle(at time: Double) -> Bool
+}
+
+extension Color {
+    /// Linear interpolation between two colours, component by component.
+    @inlinable
+    func mixed(with other: Color, _ t: Double) -> Color {
+        Color(r: r + (other.r - r) * t, g: g + (other.g - g) * t, b: b + (other.b - b) * t, a: a + (other.a - a) * t)
+    }
+
+    @inlinable
+    func withAlpha(_ alpha: Double) -> Color { Color(r: r, g: g, b: b, a: alpha) }
+}
