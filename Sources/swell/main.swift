@@ -6,6 +6,9 @@
 let verbs: [Verb] = [
     renderVerb,
     benchVerb,
+    scenesVerb,
+    dumpVerb,
+    diffVerb,
 ]
 
 /// Writes one message to standard error (unbuffered, so it is never lost on exit).

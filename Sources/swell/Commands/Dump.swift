@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import SwellOutput
+import SwellRaster
+import SwellScenes
+
+let dumpVerb = Verb(
+    name: "dump",
+    summary: "render frames of a scene to raw XRGB8888 files and a manifest",
+    synopsis: "SCENE|FILE.json --size WxH --frames A..B [--fps N] [--input SCRIPT.json] -o DIR [--png]",
+    details: """
+        Renders frames A to B (inclusive; frame n is at time n / fps seconds) of a built-in scene
+        (all defaults; see 'swell scenes') or a scene file, on a stepped clock, so the same command
+        writes the same bytes every time. Each frame is DIR/frame-000123.raw: raw XRGB8888, width*4
+        bytes a row, bytes B, G, R, X — play them with
+          cat DIR/frame-*.raw | ffmpeg -f rawvideo -pix_fmt bgr0 -s WxH -r FPS -i - out.mp4
+        --png also writes DIR/frame-000123.png. DIR/manifest.json (format swell-dump/1: size, stride,
+        pixel format, fps, each frame's time and FNV-1a checksum, the command line) is written last
+        and atomically; an older manifest is removed first, so a dump cut short never looks complete.
+        --input gives timed touches (format touches/1):
+          {"format": "touches/1", "events": [
+            {"time": 0.5, "type": "down", "finger": 0, "x": 100, "y": 80},
+            {"time": 0.6, "type": "move", "finger": 0, "x": 110, "y": 82},
+            {"time": 0.7, "type": "up", "finger": 0}]}
+        Exit status: 0 done, 64 usage error, 65 invalid scene file or script, 66 unreadable input,
+        73 cannot write the output.
+        """,
+    options: [
+        .option("size", "WxH", "frame size in pixels, such as 320x180"),
+        .option("frames", "A..B", "the frames to render, inclusive (or one number)"),
+        .option("fps", "N", "frames per second of the stepped clock (default 30)"),
+        .option("input", "SCRIPT", "timed touches (touches/1 JSON)"),
+        .option("output", "DIR", "the folder to write (-o); created if missing"),
+        .flag("png", "also write each frame as PNG"),
+    ],
+    run: runDump)
+
+/// "A..B" or "N" → an inclusive range of frame numbers.
+func parseFrameRange(_ text: String) throws -> ClosedRange<Int> {
+    let parts = text.split(separator: ".", omittingEmptySubsequences: true)
+    let failure = CommandFailure(ExitStatus.usage, "--frames wants A..B (such as 0..89) or one frame number, not '\(text)'")
+    if parts.count == 1, !text.contains("."), let n = Int(parts[0]), n >= 0 { return n...n }
+    guard parts.count == 2, text.contains(".."), let a = Int(parts[0]), let b = Int(parts[1]), a >= 0, a <= b,
+        b - a < 10_000_000
+    else { throw failure }
+    return a...b
+}
+
+private func runDump(_ arguments: ParsedArguments) throws -> Int32 {
+    guard arguments.positional.count == 1 else {
+        throw CommandFailure(ExitStatus.usage, "expected one scene name or scene file, got \(arguments.positional.count)")
+    }
+    guard let size = try arguments.size("size") else { throw CommandFailure(ExitStatus.usage, "missing --size WxH") }
+    guard let framesText = arguments["frames"] else { throw CommandFailure(ExitStatus.usage, "missing --frames A..B") }
+    let frames = try parseFrameRange(framesText)
+    let fps = try arguments.integer("fps", default: 30, in: 1...1000)
+    guard let folder = arguments["output"] else { throw CommandFailure(ExitStatus.usage, "missing -o DIR") }
+    let player = try loadScenePlayer(arguments.positional[0])
+    let script = try arguments["input"].map(loadTouchScript) ?? TouchScript(events: [])
+
+    if mkdir(folder, 0o755) != 0 && errno != EEXIST {
+        throw CommandFailure(ExitStatus.cannotCreate, "\(folder): cannot create folder: \(String(cString: strerror(errno)))")
+    }
+    let manifestPath = folder + "/manifest.json"
+    if unlink(manifestPath) != 0 && errno != ENOENT {
+        throw CommandFailure(ExitStatus.cannotCreate, "\(manifestPath): cannot remove the old manifest: \(String(cString: strerror(errno)))")
+    }
+
+    let buffer = PixelBuffer(width: size.width, height: size.height)
+    var playback = ScriptedPlayback(player: player, script: script)
+    let clock = SteppedClock(framesPerSecond: Double(fps))
+    var entries: [DumpManifest.FrameEntry] = []
+    entries.reserveCapacity(frames.count)
+    var progress = ProgressBar(total: frames.count, label: "dump")
+    for (done, index) in frames.enumerated() {
+        let time = clock.time(ofFrame: index)
+        playback.render(at: time, into: buffer.surface)
+        let name = DumpManifest.fileName(frame: index)
+        try writeImage(buffer.surface, to: folder + "/" + name, as: .raw)
+        if arguments.has("png") {
+            try writeImage(buffer.surface, to: folder + "/" + DumpManifest.fileName(frame: index, extension: "png"), as: .png)
+        }
+        entries.append(DumpManifest.FrameEntry(index: index, file: name, time: time, checksum: checksum(buffer.surface)))
+        progress.update(done + 1)
+    }
+    progress.finish()
+    let manifest = DumpManifest(
+        width: size.width, height: size.height, fps: Double(fps), command: CommandLine.arguments, frames: entries)
+    try writeText(manifest.encoded(), to: manifestPath)
+    print("wrote \(entries.count) frames of \(size.width)x\(size.height) to \(folder) (manifest.json last)")
+    return ExitStatus.success
+}

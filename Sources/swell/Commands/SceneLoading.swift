@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import SwellOutput
+import SwellRaster
+import SwellScenes
+
+/// Makes the player for a `SCENE|FILE` argument: a built-in scene name (all defaults) or a
+/// scene file. Exit statuses: 66 unreadable file or image folder, 65 invalid scene file.
+func loadScenePlayer(_ argument: String) throws -> ScenePlayer {
+    if let scene = builtInScene(named: argument) {
+        var images: [PixelBuffer] = []
+        if scene.parameters.contains(where: { $0.name == "folder" }) {
+            let folder = scene.defaultSettings().text("folder")
+            do {
+                images = try loadImageFolder(folder)
+            } catch {
+                throw CommandFailure(
+                    ExitStatus.noInput,
+                    "\(argument): \(error); write a scene file with \"parameters\": {\"folder\": \"…\"} (see examples/)")
+            }
+        }
+        return ScenePlayer(layers: [scene.makeDefault(images: images)])
+    }
+    guard argument.hasSuffix(".json") || argument.contains("/") else {
+        throw CommandFailure(
+            ExitStatus.usage,
+            "'\(argument)' is neither a built-in scene (\(builtInScenes.map(\.name).joined(separator: ", "))) nor a .json scene file")
+    }
+    let bytes: [UInt8]
+    do {
+        bytes = try readWholeFileBytes(argument)
+    } catch {
+        throw CommandFailure(ExitStatus.noInput, "\(argument): cannot read: \(error)")
+    }
+    let base = argument.lastIndex(of: "/").map { String(argument[...$0]) } ?? ""
+    do {
+        return try loadSceneFile(bytes: bytes, name: argument) { folder in
+            try loadImageFolder(folder.hasPrefix("/") ? folder : base + folder)
+        }
+    } catch {
+        throw CommandFailure(ExitStatus.dataError, error.description)
+    }
+}
+
+struct ImageFolderError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// Every *.png in `folder`, in name order, decoded (SwellScenes itself reads no files).
+func loadImageFolder(_ folder: String) throws -> [PixelBuffer] {
+    guard let directory = opendir(folder) else {
+        throw ImageFolderError(description: "cannot open image folder '\(folder)': \(String(cString: strerror(errno)))")
+    }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+        if name.lowercased().hasSuffix(".png") && !name.hasPrefix(".") { names.append(name) }
+    }
+    closedir(directory)
+    guard !names.isEmpty else { throw ImageFolderError(description: "no .png images in folder '\(folder)'") }
+    var images: [PixelBuffer] = []
+    for name in names.sorted() {
+        let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
+        do {
+            images.append(try readPNG(path: path))
+        } catch {
+            throw ImageFolderError(description: error.description)
+        }
+    }
+    return images
+}
+
+/// Reads a touch script (`touches/1`, see SwellScenes/Input/TouchScript.swift).
+func loadTouchScript(_ path: String) throws -> TouchScript {
+    let bytes: [UInt8]
+    do {
+        bytes = try readWholeFileBytes(path)
+    } catch {
+        throw CommandFailure(ExitStatus.noInput, "\(path): cannot read: \(error)")
+    }
+    do {
+        return try parseTouchScript(bytes: bytes, name: path)
+    } catch {
+        throw CommandFailure(ExitStatus.dataError, error.description)
+    }
+}
