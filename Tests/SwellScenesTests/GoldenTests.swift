@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import SwellOutput
+import SwellRaster
+import SwellScenes
+import Testing
+
+/// Every scene at 320x180 at chosen times (with scripted touches for the interactive ones),
+/// compared with committed PNGs in Goldens/ by the same code `swell diff` uses.
+///
+/// To re-record after an intended change: `SWELL_RECORD_GOLDENS=1 swift test --filter GoldenTests`,
+/// then look at the PNGs and commit them.
+@Suite struct GoldenTests {
+    static let folder: String = {
+        let here = "\(#filePath)"
+        return String(here[..<here.lastIndex(of: "/")!]) + "/Goldens"
+    }()
+
+    static var recording: Bool { getenv("SWELL_RECORD_GOLDENS") != nil }
+
+    /// Largest channel difference tolerated: the same build gives identical bytes; a different
+    /// compiler or CPU target may round a few edge pixels the other way.
+    static let tolerance = 2
+
+    @Test(arguments: GoldenCase.all)
+    func sceneMatchesItsGoldens(_ golden: GoldenCase) throws {
+        let frames = try golden.renderFrames()
+        for (time, frame) in zip(golden.times, frames) {
+            let path = Self.folder + "/" + golden.goldenName(time: time)
+            if Self.recording {
+                try writePNG(frame.surface, to: path)
+                print("recorded \(path)")
+                continue
+            }
+            let expected: PixelBuffer
+            do {
+                expected = try readPNG(path: path)
+            } catch {
+                Issue.record("missing golden \(path) (record with SWELL_RECORD_GOLDENS=1): \(error)")
+                continue
+            }
+            #expect(expected.width == frame.width && expected.height == frame.height)
+            guard expected.width == frame.width && expected.height == frame.height else { continue }
+            let difference = compareFrames(frame.surface, expected.surface)
+            print("golden \(golden.goldenName(time: time)): \(difference.summary)")
+            #expect(difference.maxChannel <= Self.tolerance, "\(path): \(difference.summary)")
+            #expect(difference.differingPixels * 200 <= difference.pixels, "\(path): \(difference.summary)")
+        }
+    }
+
+    @Test(arguments: GoldenCase.all)
+    func sameInputGivesByteIdenticalFrames(_ golden: GoldenCase) throws {
+        let first = try golden.renderFrames().map { packedRows($0.surface) }
+        let second = try golden.renderFrames().map { packedRows($0.surface) }
+        #expect(first == second)
+        // A frame does not depend on which earlier frames were drawn: the last frame alone
+        // (all events up to its time delivered first) equals the last frame of the sequence.
+        let lastOnly = GoldenCase(name: golden.name, sceneFile: golden.sceneFile, script: golden.script, times: [golden.times.last!])
+        #expect(try packedRows(lastOnly.renderFrames()[0].surface) == first.last!)
+    }
+
+    @Test func goldensAreNotBlank() throws {
+        // Guards against recording goldens while a kernel draws nothing: every golden has
+        // more than its background colour.
+        for golden in GoldenCase.all {
+            for frame in try golden.renderFrames() {
+                let first = frame.surface.pixel(x: 0, y: 0)
+                var distinct = false
+                for y in 0..<frame.height where !distinct {
+                    for x in 0..<frame.width where frame.surface.pixel(x: x, y: y) != first {
+                        distinct = true
+                        break
+                    }
+                }
+                #expect(distinct, "\(golden.name): a frame is one flat colour")
+            }
+        }
+    }
+}
