@@ -30,10 +30,11 @@ import Testing
         let first = try SwellProcess.run(arguments + ["-o", folder + "/a", "--png"])
         #expect(first.status == 0, "\(first.stderr)")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder + "/a").sorted()
-        #expect(names == [
-            "frame-000003.png", "frame-000003.raw", "frame-000004.png", "frame-000004.raw", "frame-000005.png",
-            "frame-000005.raw", "manifest.json",
-        ])
+        #expect(
+            names == [
+                "frame-000003.png", "frame-000003.raw", "frame-000004.png", "frame-000004.raw", "frame-000005.png",
+                "frame-000005.raw", "manifest.json",
+            ])
         let raw = try Data(contentsOf: URL(fileURLWithPath: folder + "/a/frame-000004.raw"))
         #expect(raw.count == 64 * 36 * 4)
         let manifest = try String(contentsOfFile: folder + "/a/manifest.json", encoding: .utf8)
@@ -41,7 +42,9 @@ import Testing
         #expect(try SwellProcess.run(arguments + ["-o", folder + "/b"]).status == 0)
         for n in 3...5 {
             let name = "/frame-00000\(n).raw"
-            #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/a" + name)) == Data(contentsOf: URL(fileURLWithPath: folder + "/b" + name)))
+            #expect(
+                try Data(contentsOf: URL(fileURLWithPath: folder + "/a" + name))
+                    == Data(contentsOf: URL(fileURLWithPath: folder + "/b" + name)))
         }
         let same = try SwellProcess.run(["diff", folder + "/a", folder + "/b"])
         #expect(same.status == 0)
@@ -56,11 +59,16 @@ import Testing
         try writeRaw(a.surface, to: folder + "/a.raw")
         try writeRaw(b.surface, to: folder + "/b.raw")
         try writePNG(b.surface, to: folder + "/b.png")
-        let differ = try SwellProcess.run(["diff", folder + "/a.raw", folder + "/b.raw", "--size", "8x4", "--heatmap", folder + "/h.png"])
+        withExtendedLifetime((a, b)) {}
+        let differ = try SwellProcess.run([
+            "diff", folder + "/a.raw", folder + "/b.raw", "--size", "8x4", "--heatmap", folder + "/h.png",
+        ])
         #expect(differ.status == 1)
         #expect(differ.stdout.hasPrefix("max 3, mean 0.0313, 1 pixels differ (3.13 %), PSNR"))
         #expect(FileManager.default.fileExists(atPath: folder + "/h.png"))
-        #expect(try SwellProcess.run(["diff", folder + "/a.raw", folder + "/b.png", "--size", "8x4", "--tolerance", "3"]).status == 0)
+        #expect(
+            try SwellProcess.run(["diff", folder + "/a.raw", folder + "/b.png", "--size", "8x4", "--tolerance", "3"])
+                .status == 0)
         #expect(try SwellProcess.run(["diff", folder + "/a.raw", folder + "/b.raw"]).status == 2)  // no --size
         try Data([1, 2, 3]).write(to: URL(fileURLWithPath: folder + "/short.raw"))
         let truncated = try SwellProcess.run(["diff", folder + "/a.raw", folder + "/short.raw", "--size", "8x4"])
@@ -72,7 +80,9 @@ import Testing
         let folder = try temporaryFolder()
         try Data(#"{"scene": "ripples", "parameters": {"speed": -1, "opacity": 2}}"#.utf8)
             .write(to: URL(fileURLWithPath: folder + "/bad.json"))
-        let result = try SwellProcess.run(["dump", folder + "/bad.json", "--size", "8x8", "--frames", "0", "-o", folder + "/out"])
+        let result = try SwellProcess.run([
+            "dump", folder + "/bad.json", "--size", "8x8", "--frames", "0", "-o", folder + "/out",
+        ])
         #expect(result.status == 65)
         #expect(result.stderr.contains("2 problems"))
         #expect(result.stderr.contains("$.parameters.speed: expected a number in 0...10000, got -1"))

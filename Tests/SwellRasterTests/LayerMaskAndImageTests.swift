@@ -13,7 +13,8 @@ import Testing
 
     static func channelMix(_ a: UInt32, _ b: UInt32, _ t: Double) -> [Int] {
         [16, 8, 0].map { shift in
-            let x = Double((a >> UInt32(shift)) & 0xFF), y = Double((b >> UInt32(shift)) & 0xFF)
+            let x = Double((a >> UInt32(shift)) & 0xFF)
+            let y = Double((b >> UInt32(shift)) & 0xFF)
             return Int((x + (y - x) * t).rounded())
         }
     }
@@ -31,7 +32,8 @@ import Testing
         for y in 0..<7 {
             for x in 0..<53 {
                 let offset = (y * 53 + x) * 4
-                let before = UInt32(original[offset]) | UInt32(original[offset + 1]) << 8 | UInt32(original[offset + 2]) << 16
+                let before =
+                    UInt32(original[offset]) | UInt32(original[offset + 1]) << 8 | UInt32(original[offset + 2]) << 16
                 let after = drawn.surface.pixel(x: x, y: y)
                 let inside = x >= 2 && x < 51 && y >= 1 && y < 6
                 if !inside {
@@ -57,7 +59,8 @@ import Testing
         compositeImage(target.surface, image.surface, alpha: 0.3, clip: target.surface.bounds)
         for y in 0..<9 {
             for x in 0..<37 {
-                let expected = Self.channelMix(before.surface.pixel(x: x, y: y), image.surface.pixel(x: x, y: y), Double(Float(0.3)))
+                let expected = Self.channelMix(
+                    before.surface.pixel(x: x, y: y), image.surface.pixel(x: x, y: y), Double(Float(0.3)))
                 let got = [16, 8, 0].map { Int((target.surface.pixel(x: x, y: y) >> UInt32($0)) & 0xFF) }
                 for c in 0..<3 { #expect(abs(got[c] - expected[c]) <= 1) }
             }
@@ -65,7 +68,11 @@ import Testing
         // Through a rectangle path with half-pixel edges: inside is the image, edges half mixed.
         let canvas = PixelBuffer(width: 37, height: 9)
         var path = Path()
-        path.move(to: 3.5, 2); path.line(to: 30.5, 2); path.line(to: 30.5, 7); path.line(to: 3.5, 7); path.close()
+        path.move(to: 3.5, 2)
+        path.line(to: 30.5, 2)
+        path.line(to: 30.5, 7)
+        path.line(to: 3.5, 7)
+        path.close()
         fillPath(canvas.surface, path, painter: ImagePainter(image.surface), clip: canvas.surface.bounds)
         #expect(canvas.surface.pixel(x: 10, y: 4) == image.surface.pixel(x: 10, y: 4))
         #expect(canvas.surface.pixel(x: 2, y: 4) == 0)
@@ -87,7 +94,8 @@ import Testing
         #expect(out.surface.pixel(x: 0, y: 5) == 0xFFFF_0000)
         #expect(out.surface.pixel(x: 9, y: 5) == 0xFF00_00FF)
         #expect(out.surface.pixel(x: 1, y: 0) == 0xFFFF_0000)
-        #expect(out.surface.pixel(x: 4, y: 5) & 0xFF != 0 && out.surface.pixel(x: 4, y: 5) >> 16 & 0xFF != 0)  // the blend at the seam
+        // The seam blends red and blue.
+        #expect(out.surface.pixel(x: 4, y: 5) & 0xFF != 0 && out.surface.pixel(x: 4, y: 5) >> 16 & 0xFF != 0)
         // A uniform image stays exactly uniform when shrunk.
         let grey = PixelBuffer(width: 64, height: 48)
         for y in 0..<48 { for x in 0..<64 { grey.surface.row(y)[x] = 0xFF80_8080 } }

@@ -1,8 +1,9 @@
+import SwellRaster
+import Testing
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import SwellRaster
-import Testing
 
 /// The path fill against the independent analytic reference (ReferencePath.swift).
 @Suite struct PathFillAccuracyTests {
@@ -70,8 +71,15 @@ import Testing
 
     @Test func holeOfOppositeDirectionStaysEmpty() {
         var path = Path()
-        path.move(to: 4.3, 4.6); path.line(to: 43.2, 5.1); path.line(to: 42.7, 44.4); path.line(to: 3.9, 43.8); path.close()
-        path.move(to: 15.5, 15.25); path.line(to: 15.75, 30.5); path.quad(control: 24, 36, to: 31.25, 30); path.line(to: 30.5, 15.5)
+        path.move(to: 4.3, 4.6)
+        path.line(to: 43.2, 5.1)
+        path.line(to: 42.7, 44.4)
+        path.line(to: 3.9, 43.8)
+        path.close()
+        path.move(to: 15.5, 15.25)
+        path.line(to: 15.75, 30.5)
+        path.quad(control: 24, 36, to: 31.25, 30)
+        path.line(to: 30.5, 15.5)
         path.close()
         let kernel = CoverageMap.drawnByKernel(.path(path), width: 48, height: 48)
         let reference = referencePathCoverage(path, width: 48, height: 48)
@@ -84,8 +92,16 @@ import Testing
     @Test func pixelsWhollyInsideAnOverlapAreFullyCovered() {
         // Two same-direction squares overlapping: winding 2 in the middle, still coverage 1.
         var path = Path()
-        path.move(to: 4, 4); path.line(to: 30, 4); path.line(to: 30, 30); path.line(to: 4, 30); path.close()
-        path.move(to: 16, 16); path.line(to: 44, 16); path.line(to: 44, 44); path.line(to: 16, 44); path.close()
+        path.move(to: 4, 4)
+        path.line(to: 30, 4)
+        path.line(to: 30, 30)
+        path.line(to: 4, 30)
+        path.close()
+        path.move(to: 16, 16)
+        path.line(to: 44, 16)
+        path.line(to: 44, 44)
+        path.line(to: 16, 44)
+        path.close()
         let kernel = CoverageMap.drawnByKernel(.path(path), width: 48, height: 48)
         let reference = referencePathCoverage(path, width: 48, height: 48)
         #expect(CoverageError(kernel: kernel, reference: reference).maximum <= 1.0 / 255)
@@ -96,7 +112,9 @@ import Testing
         var random = SeededRandom(seed: 5)
         for _ in 0..<20 {
             let path = Self.randomStarPath(&random, size: 40)
-            let color = Color(r: random.uniform(0...1), g: random.uniform(0...1), b: random.uniform(0...1), a: random.uniform(0.1...1))
+            let color = Color(
+                r: random.uniform(0...1), g: random.uniform(0...1), b: random.uniform(0...1), a: random.uniform(0.1...1)
+            )
             let background = (0..<(40 * 40)).map { _ in UInt32(truncatingIfNeeded: random.next()) | 0xFF00_0000 }
             let reference = referencePathCoverage(path, width: 40, height: 40, subRows: 128)
             let mismatches = compositeMismatches(
@@ -107,14 +125,22 @@ import Testing
 
     @Test func degenerateAndFarAwayPathsAreSafe() {
         var nanPath = Path()
-        nanPath.move(to: 1, 1); nanPath.line(to: .nan, 5); nanPath.line(to: 9, 9)
+        nanPath.move(to: 1, 1)
+        nanPath.line(to: .nan, 5)
+        nanPath.line(to: 9, 9)
         #expect(CoverageMap.drawnByKernel(.path(nanPath), width: 16, height: 16).values.allSatisfy { $0 == 0 })
         var far = Path()
-        far.move(to: 1e6, 1e6); far.line(to: 1e6 + 50, 1e6); far.line(to: 1e6, 1e6 + 50); far.close()
+        far.move(to: 1e6, 1e6)
+        far.line(to: 1e6 + 50, 1e6)
+        far.line(to: 1e6, 1e6 + 50)
+        far.close()
         #expect(CoverageMap.drawnByKernel(.path(far), width: 16, height: 16).values.allSatisfy { $0 == 0 })
         // A huge triangle covering the whole surface from far outside.
         var huge = Path()
-        huge.move(to: -1e7, -1e7); huge.line(to: 3e7, -1e7); huge.line(to: -1e7, 3e7); huge.close()
+        huge.move(to: -1e7, -1e7)
+        huge.line(to: 3e7, -1e7)
+        huge.line(to: -1e7, 3e7)
+        huge.close()
         #expect(CoverageMap.drawnByKernel(.path(huge), width: 16, height: 16).values.allSatisfy { $0 == 1 })
         // Empty path and a path of one point.
         #expect(CoverageMap.drawnByKernel(.path(Path()), width: 8, height: 8).values.allSatisfy { $0 == 0 })
@@ -126,8 +152,11 @@ import Testing
     @Test func wideRowsUseTheConstantTailAndStayExact() {
         // A 300 px wide panel: its interior is filled by the vector loop and the tail span.
         var path = Path()
-        path.move(to: 2.5, 3.25); path.quad(control: 150, -4, to: 297.5, 3.25); path.line(to: 297.5, 36.5)
-        path.quad(control: 150, 44, to: 2.5, 36.5); path.close()
+        path.move(to: 2.5, 3.25)
+        path.quad(control: 150, -4, to: 297.5, 3.25)
+        path.line(to: 297.5, 36.5)
+        path.quad(control: 150, 44, to: 2.5, 36.5)
+        path.close()
         let kernel = CoverageMap.drawnByKernel(.path(path), width: 300, height: 40)
         let reference = referencePathCoverage(path, width: 300, height: 40)
         let error = CoverageError(kernel: kernel, reference: reference)

@@ -1,8 +1,9 @@
+import SwellScenes
+import Testing
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import SwellScenes
-import Testing
 
 @Suite struct TimingCurveTests {
     /// An independent solve: bisection on a dense parameter grid of the Bézier's x.
@@ -90,10 +91,14 @@ import Testing
         let sampleEvery = Int((0.01 / step).rounded())
         var n = 0
         while t < end {
-            let k1x = v, k1v = accel(x, v)
-            let k2x = v + 0.5 * step * k1v, k2v = accel(x + 0.5 * step * k1x, v + 0.5 * step * k1v)
-            let k3x = v + 0.5 * step * k2v, k3v = accel(x + 0.5 * step * k2x, v + 0.5 * step * k2v)
-            let k4x = v + step * k3v, k4v = accel(x + step * k3x, v + step * k3v)
+            let k1x = v
+            let k1v = accel(x, v)
+            let k2x = v + 0.5 * step * k1v
+            let k2v = accel(x + 0.5 * step * k1x, v + 0.5 * step * k1v)
+            let k3x = v + 0.5 * step * k2v
+            let k3v = accel(x + 0.5 * step * k2x, v + 0.5 * step * k2v)
+            let k4x = v + step * k3v
+            let k4v = accel(x + step * k3x, v + step * k3v)
             x += step / 6 * (k1x + 2 * k2x + 2 * k3x + k4x)
             v += step / 6 * (k1v + 2 * k2v + 2 * k3v + k4v)
             t += step

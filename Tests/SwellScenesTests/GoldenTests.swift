@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
 import SwellOutput
 import SwellRaster
 import SwellScenes
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Every scene at 320x180 at chosen times (with scripted touches for the interactive ones),
 /// compared with committed PNGs in Goldens/ by the same code `swell diff` uses.
@@ -29,7 +30,7 @@ import Testing
         for (time, frame) in zip(golden.times, frames) {
             let path = Self.folder + "/" + golden.goldenName(time: time)
             if Self.recording {
-                try writePNG(frame.surface, to: path)
+                try withExtendedLifetime(frame) { try writePNG(frame.surface, to: path) }
                 print("recorded \(path)")
                 continue
             }
@@ -42,7 +43,7 @@ import Testing
             }
             #expect(expected.width == frame.width && expected.height == frame.height)
             guard expected.width == frame.width && expected.height == frame.height else { continue }
-            let difference = compareFrames(frame.surface, expected.surface)
+            let difference = compareFrames(frame, expected)
             print("golden \(golden.goldenName(time: time)): \(difference.summary)")
             #expect(difference.maxChannel <= Self.tolerance, "\(path): \(difference.summary)")
             #expect(difference.differingPixels * 200 <= difference.pixels, "\(path): \(difference.summary)")
@@ -51,17 +52,17 @@ import Testing
 
     @Test(arguments: GoldenCase.all)
     func sameInputGivesByteIdenticalFrames(_ golden: GoldenCase) throws {
-        // (Buffers are kept in arrays while their surfaces are read: a surface does not own its pixels.)
         let firstFrames = try golden.renderFrames()
         let secondFrames = try golden.renderFrames()
-        let first = firstFrames.map { packedRows($0.surface) }
-        let second = secondFrames.map { packedRows($0.surface) }
+        let first = firstFrames.map { $0.packedBytes() }
+        let second = secondFrames.map { $0.packedBytes() }
         #expect(first == second)
         // A frame does not depend on which earlier frames were drawn: the last frame alone
         // (all events up to its time delivered first) equals the last frame of the sequence.
-        let lastOnly = GoldenCase(name: golden.name, sceneFile: golden.sceneFile, script: golden.script, times: [golden.times.last!])
+        let lastOnly = GoldenCase(
+            name: golden.name, sceneFile: golden.sceneFile, script: golden.script, times: [golden.times.last!])
         let alone = try lastOnly.renderFrames()
-        #expect(packedRows(alone[0].surface) == first.last!)
+        #expect(alone[0].packedBytes() == first.last!)
     }
 
     @Test func goldensAreNotBlank() throws {

@@ -3,7 +3,8 @@ import SwellScenes
 import Testing
 
 /// The ops a scene produces at `time` (after the given events).
-func ops(of scene: inout some Scene, at time: Double, size: FrameSize = FrameSize(width: 320, height: 180)) -> [SceneOp] {
+func ops(of scene: inout some Scene, at time: Double, size: FrameSize = FrameSize(width: 320, height: 180)) -> [SceneOp]
+{
     var list: [SceneOp] = []
     scene.render(at: time, size: size, into: &list)
     return list
@@ -199,7 +200,9 @@ func rings(_ list: [SceneOp]) -> [(Ring, Color)] {
         #expect(abs(phases(0.5)[0] - Double.pi / 2) < 1e-9)
         var list = ops(of: &scene, at: 0)
         guard case .draw(let back) = list.removeFirst(), case .waveFill(let wave) = back.shape else { return }
-        #expect(abs(back.color.a - 128.0 / 255) < 1e-9 && abs(wave.wavelength - 2 * .pi * 50) < 1e-9 && wave.amplitude == 30)
+        #expect(
+            abs(back.color.a - 128.0 / 255) < 1e-9 && abs(wave.wavelength - 2 * .pi * 50) < 1e-9 && wave.amplitude == 30
+        )
     }
 
     @Test func slideshowChangesOnTimerAndTapWithAWaveReveal() {

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
 import SwellRaster
 import SwellScenes
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @Suite struct SceneFileTests {
     func problems(_ text: String) -> [String] {
@@ -28,15 +29,25 @@ import Testing
         #expect(found.contains("$.format: expected one of \"scene/1\", got \"scene/2\""))
         #expect(found.contains("$.layers[0].parameters.speed: expected a number in 0...10000, got -3"))
         #expect(found.contains("$.layers[0].parameters.metrics: expected true or false, got \"yes\""))
-        #expect(found.contains { $0.hasPrefix("$.layers[0].parameters.sped: \"ripples\" has no parameter \"sped\"; it has: speed,") })
-        #expect(found.contains { $0.hasPrefix("$.layers[1].scene: expected one of \"wave\", \"ripples\"") && $0.hasSuffix("got \"ripplez\"") })
-        #expect(found.contains("$.layers[2].parameters.color: expected a colour \"#RRGGBB\" or \"#RRGGBBAA\", got \"#12345\""))
+        #expect(
+            found.contains {
+                $0.hasPrefix("$.layers[0].parameters.sped: \"ripples\" has no parameter \"sped\"; it has: speed,")
+            })
+        #expect(
+            found.contains {
+                $0.hasPrefix("$.layers[1].scene: expected one of \"wave\", \"ripples\"")
+                    && $0.hasSuffix("got \"ripplez\"")
+            })
+        #expect(
+            found.contains(
+                "$.layers[2].parameters.color: expected a colour \"#RRGGBB\" or \"#RRGGBBAA\", got \"#12345\""))
     }
 
     @Test func structuralMistakes() {
-        #expect(problems("{\"scene\": \"wave\", \"layers\": []}") == [
-            "$: give either \"scene\" (one scene) or \"layers\" (several), not both"
-        ])
+        #expect(
+            problems("{\"scene\": \"wave\", \"layers\": []}") == [
+                "$: give either \"scene\" (one scene) or \"layers\" (several), not both"
+            ])
         #expect(problems("{}").first?.hasPrefix("$: missing \"scene\"") == true)
         #expect(problems("[1]") == ["$: expected an object, got […1 items]"])
         #expect(problems("{\"scene\": ").first?.contains("not valid JSON") == true)
@@ -45,7 +56,9 @@ import Testing
 
     @Test func validFilesBuildPlayersWithTheirParametersAndBackground() throws {
         let player = try loadSceneFile(
-            bytes: Array(##"{"background": "#102030", "layers": [{"scene": "flow"}, {"scene": "ripples", "parameters": {"opacity": 1, "background": [0, 0, 0]}}]}"##.utf8),
+            bytes: Array(
+                ##"{"background": "#102030", "layers": [{"scene": "flow"}, {"scene": "ripples", "parameters": {"opacity": 1, "background": [0, 0, 0]}}]}"##
+                    .utf8),
             name: "ok.json"
         ) { _ in [] }
         #expect(player.layers.count == 2)
@@ -56,14 +69,18 @@ import Testing
 
     @Test func imageLoaderIsCalledWithTheFolderAndItsErrorsAreReported() throws {
         var asked: [String] = []
-        _ = try loadSceneFile(bytes: Array(#"{"scene": "slideshow", "parameters": {"folder": "pics"}}"#.utf8), name: "s.json") {
+        _ = try loadSceneFile(
+            bytes: Array(#"{"scene": "slideshow", "parameters": {"folder": "pics"}}"#.utf8), name: "s.json"
+        ) {
             asked.append($0)
             return syntheticImages()
         }
         #expect(asked == ["pics"])
         struct Missing: Error, CustomStringConvertible { var description: String { "no such folder" } }
         do {
-            _ = try loadSceneFile(bytes: Array(#"{"layers": [{"scene": "slideshow"}]}"#.utf8), name: "s.json") { _ in throw Missing() }
+            _ = try loadSceneFile(bytes: Array(#"{"layers": [{"scene": "slideshow"}]}"#.utf8), name: "s.json") { _ in
+                throw Missing()
+            }
             Issue.record("accepted a failing loader")
         } catch {
             #expect(error.problems == ["$.layers[0].parameters.folder: no such folder"])
@@ -75,7 +92,8 @@ import Testing
             for parameter in scene.parameters {
                 switch (parameter.kind, parameter.defaultValue) {
                 case (.number(let range), .number(let n)): #expect(range.contains(n), "\(scene.name).\(parameter.name)")
-                case (.integer(let range), .number(let n)): #expect(range.contains(Int(n)), "\(scene.name).\(parameter.name)")
+                case (.integer(let range), .number(let n)):
+                    #expect(range.contains(Int(n)), "\(scene.name).\(parameter.name)")
                 case (.color, .color), (.bool, .bool), (.text, .text): break
                 default: Issue.record("\(scene.name).\(parameter.name): default of the wrong kind")
                 }
@@ -97,11 +115,12 @@ import Testing
                   {"time": 0.6, "type": "move", "finger": 2, "x": 12, "y": 21},
                   {"time": 0.7, "type": "up", "finger": 2}]}
                 """.utf8), name: "s")
-        #expect(script.events == [
-            TouchEvent(.began, finger: 2, x: 10, y: 20, time: 0.5),
-            TouchEvent(.moved, finger: 2, x: 12, y: 21, time: 0.6),
-            TouchEvent(.ended, finger: 2, x: 12, y: 21, time: 0.7),
-        ])
+        #expect(
+            script.events == [
+                TouchEvent(.began, finger: 2, x: 10, y: 20, time: 0.5),
+                TouchEvent(.moved, finger: 2, x: 12, y: 21, time: 0.6),
+                TouchEvent(.ended, finger: 2, x: 12, y: 21, time: 0.7),
+            ])
     }
 
     @Test func reportsEveryMistake() {
@@ -116,13 +135,14 @@ import Testing
                     """.utf8), name: "s")
             Issue.record("accepted a bad script")
         } catch {
-            #expect(error.problems == [
-                "$.events[0]: missing required member \"y\" (a down needs a position)",
-                "$.events[1].time: events must be in time order; got 0.5 after 1",
-                "$.events[1].type: finger 1 moves but is not down",
-                "$.events[2].pressure: unknown member; allowed here: time, type, finger, x, y",
-                "$.events[2].type: expected one of \"down\", \"move\", \"up\", got \"tap\"",
-            ])
+            #expect(
+                error.problems == [
+                    "$.events[0]: missing required member \"y\" (a down needs a position)",
+                    "$.events[1].time: events must be in time order; got 0.5 after 1",
+                    "$.events[1].type: finger 1 moves but is not down",
+                    "$.events[2].pressure: unknown member; allowed here: time, type, finger, x, y",
+                    "$.events[2].type: expected one of \"down\", \"move\", \"up\", got \"tap\"",
+                ])
         }
     }
 }
@@ -137,16 +157,18 @@ import Testing
                 b.surface.row(y)[x] = 0x0010_2030  // X byte differs only: ignored
             }
         }
-        #expect(compareFrames(a.surface, b.surface) == {
-            var d = FrameDifference()
-            d.pixels = 100
-            return d
-        }())
-        #expect(compareFrames(a.surface, b.surface).psnr == .infinity)
+        #expect(
+            compareFrames(a, b)
+                == {
+                    var d = FrameDifference()
+                    d.pixels = 100
+                    return d
+                }())
+        #expect(compareFrames(a, b).psnr == .infinity)
         b.surface.row(3)[4] = 0xFF10_2030 + 0x0A_0000  // red +10
         b.surface.row(5)[5] = 0xFF10_2030 - 0x04  // blue −4
         let heat = PixelBuffer(width: 10, height: 10)
-        let d = compareFrames(a.surface, b.surface, heatmap: heat.surface)
+        let d = compareFrames(a, b, heatmap: heat)
         #expect(d.maxChannel == 10 && d.differingPixels == 2 && d.channelSum == 14 && d.squaredSum == 116)
         #expect(abs(d.meanChannel - 14.0 / 300) < 1e-12)
         #expect(abs(d.psnr - 10 * log10(255.0 * 255 / (116.0 / 300))) < 1e-9)

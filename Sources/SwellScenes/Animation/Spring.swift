@@ -28,10 +28,14 @@ public struct Spring: Equatable, Sendable {
         // on that scaling (converges in a few steps because the dependence on v₀/ω is weak).
         var omega = 10.0
         for _ in 0..<60 {
-            let probe = Spring(omega: omega, dampingRatio: dampingRatio, initialVelocity: initialVelocity, duration: .infinity)
+            let probe = Spring(
+                omega: omega, dampingRatio: dampingRatio, initialVelocity: initialVelocity, duration: .infinity)
             let settle = probe.settlingTime()
             let next = omega * settle / duration
-            if abs(next - omega) < 1e-12 * omega { omega = next; break }
+            if abs(next - omega) < 1e-12 * omega {
+                omega = next
+                break
+            }
             omega = next
         }
         self.init(omega: omega, dampingRatio: dampingRatio, initialVelocity: initialVelocity, duration: duration)
@@ -137,7 +141,9 @@ public struct Spring: Equatable, Sendable {
 extension Spring {
     /// The settling time of the free oscillator (for tests of the UIKit duration mapping).
     public var settlingTimeForTesting: Double {
-        Spring(omega: angularFrequency, dampingRatio: dampingRatio, initialVelocity: initialVelocity, duration: .infinity)
-            .settlingTime()
+        Spring(
+            omega: angularFrequency, dampingRatio: dampingRatio, initialVelocity: initialVelocity, duration: .infinity
+        )
+        .settlingTime()
     }
 }

@@ -65,7 +65,8 @@ public struct DumpManifest: Equatable, Sendable {
         text += "  \"command\": [" + command.map(jsonString).joined(separator: ", ") + "],\n"
         text += "  \"frames\": [\n"
         for (n, frame) in frames.enumerated() {
-            text += "    {\"index\": \(frame.index), \"file\": \(jsonString(frame.file)), \"time\": \(format(frame.time)), "
+            text +=
+                "    {\"index\": \(frame.index), \"file\": \(jsonString(frame.file)), \"time\": \(format(frame.time)), "
             text += "\"checksum\": \"\(Self.hex(frame.checksum))\"}" + (n + 1 < frames.count ? ",\n" : "\n")
         }
         text += "  ]\n}\n"
@@ -96,7 +97,8 @@ public struct DumpManifest: Equatable, Sendable {
                 let time = try entry["time"].number()
                 let sumText = try entry["checksum"].string()
                 guard sumText.hasPrefix("fnv1a64:"), let sum = UInt64(sumText.dropFirst(8), radix: 16) else {
-                    throw JSONFieldError(path: entry.path + ".checksum", message: "expected \"fnv1a64:\" and 16 hex digits")
+                    throw JSONFieldError(
+                        path: entry.path + ".checksum", message: "expected \"fnv1a64:\" and 16 hex digits")
                 }
                 frames.append(FrameEntry(index: index, file: file, time: time, checksum: sum))
             }

@@ -1,7 +1,8 @@
+import SwellRaster
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import SwellRaster
 
 /// How two frames differ, over the R, G and B channels (the X byte is ignored).
 public struct FrameDifference: Equatable, Sendable {
@@ -44,7 +45,8 @@ public struct FrameDifference: Equatable, Sendable {
     public var summary: String {
         let share = pixels == 0 ? 0 : 100 * Double(differingPixels) / Double(pixels)
         let psnrText = psnr.isInfinite ? "inf" : fixed(psnr, 2)
-        return "max \(maxChannel), mean \(fixed(meanChannel, 4)), \(differingPixels) pixels differ (\(fixed(share, 2)) %), PSNR \(psnrText) dB"
+        return
+            "max \(maxChannel), mean \(fixed(meanChannel, 4)), \(differingPixels) pixels differ (\(fixed(share, 2)) %), PSNR \(psnrText) dB"
     }
 }
 
@@ -100,4 +102,10 @@ public func compareFrames(_ a: PixelSurface, _ b: PixelSurface, heatmap: PixelSu
         }
     }
     return result
+}
+
+/// `compareFrames` on buffers, keeping them alive while their pixels are read (a surface is
+/// only a view: a buffer whose last use was taking its `surface` may be freed before the read).
+public func compareFrames(_ a: PixelBuffer, _ b: PixelBuffer, heatmap: PixelBuffer? = nil) -> FrameDifference {
+    withExtendedLifetime((a, b, heatmap)) { compareFrames(a.surface, b.surface, heatmap: heatmap?.surface) }
 }

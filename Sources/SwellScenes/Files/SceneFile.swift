@@ -90,7 +90,9 @@ public func loadSceneFile(
                 do {
                     loaded = try loadImages(folder)
                 } catch {
-                    let path = file.layers.count == 1 && !isLayered(root) ? "$.parameters.folder" : "$.layers[\(index)].parameters.folder"
+                    let path =
+                        file.layers.count == 1 && !isLayered(root)
+                        ? "$.parameters.folder" : "$.layers[\(index)].parameters.folder"
                     list.problems.append("\(path): \(error)")
                 }
             }
@@ -113,7 +115,8 @@ func parseSceneFile(_ root: JSONField, problems list: inout ProblemList) -> Scen
     let allowed = ["format", "background", "scene", "parameters", "layers"]
     for key in object.keys where !allowed.contains(key) {
         list.problems.append(
-            "\(root.path)\(JSONField.pathComponentForKey(key)): unknown member; allowed here: \(allowed.joined(separator: ", "))")
+            "\(root.path)\(JSONField.pathComponentForKey(key)): unknown member; allowed here: \(allowed.joined(separator: ", "))"
+        )
     }
     if let format = list.check({ () throws(JSONFieldError) in try root.optional("format") }) ?? nil {
         _ = list.check { () throws(JSONFieldError) in try format.oneOf(["scene/1"]) }
@@ -139,7 +142,8 @@ func parseSceneFile(_ root: JSONField, problems list: inout ProblemList) -> Scen
         }
     } else {
         list.problems.append(
-            "\(root.path): missing \"scene\" (one of \(builtInScenes.map(\.name).joined(separator: ", "))) or \"layers\"")
+            "\(root.path): missing \"scene\" (one of \(builtInScenes.map(\.name).joined(separator: ", "))) or \"layers\""
+        )
     }
     guard list.problems.count == before else { return nil }
     return SceneFile(layers: layers, background: background)

@@ -1,7 +1,6 @@
 import SwellJSON
 import SwellRaster
 
-
 /// Timed touches for dumps and tests, so interactive scenes render deterministically.
 ///
 /// Format `touches/1` (JSON):
@@ -51,7 +50,8 @@ public func parseTouchScript(bytes: [UInt8], name: String) throws(SceneFileError
             guard let members = list.check({ () throws(JSONFieldError) in try field.object() }) else { continue }
             for key in members.keys where !["time", "type", "finger", "x", "y"].contains(key) {
                 list.problems.append(
-                    "\(field.path)\(JSONField.pathComponentForKey(key)): unknown member; allowed here: time, type, finger, x, y")
+                    "\(field.path)\(JSONField.pathComponentForKey(key)): unknown member; allowed here: time, type, finger, x, y"
+                )
             }
             let time = list.check { () throws(JSONFieldError) in try field["time"].number(in: 0...1e9) }
             let type = list.check { () throws(JSONFieldError) in try field["type"].oneOf(["down", "move", "up"]) }
@@ -61,7 +61,10 @@ public func parseTouchScript(bytes: [UInt8], name: String) throws(SceneFileError
             func coordinate(_ key: String) -> Double? {
                 list.check { () throws(JSONFieldError) -> Double? in
                     guard let member = try field.optional(key) else {
-                        if needsPosition { throw field.failure("missing required member \"\(key)\" (a \(type ?? "touch") needs a position)") }
+                        if needsPosition {
+                            throw field.failure(
+                                "missing required member \"\(key)\" (a \(type ?? "touch") needs a position)")
+                        }
                         return nil
                     }
                     return try member.number(in: -1e6...1e6)
@@ -71,7 +74,8 @@ public func parseTouchScript(bytes: [UInt8], name: String) throws(SceneFileError
             let y = coordinate("y")
             guard let time, let type, let finger else { continue }
             if time < lastTime {
-                list.problems.append("\(field.path).time: events must be in time order; got \(format(time)) after \(format(lastTime))")
+                list.problems.append(
+                    "\(field.path).time: events must be in time order; got \(format(time)) after \(format(lastTime))")
             }
             lastTime = max(lastTime, time)
             switch type {
@@ -83,7 +87,9 @@ public func parseTouchScript(bytes: [UInt8], name: String) throws(SceneFileError
                 down[finger] = (x, y)
                 events.append(TouchEvent(.began, finger: finger, x: x, y: y, time: time))
             case "move":
-                if down[finger] == nil { list.problems.append("\(field.path).type: finger \(finger) moves but is not down") }
+                if down[finger] == nil {
+                    list.problems.append("\(field.path).type: finger \(finger) moves but is not down")
+                }
                 guard let x, let y else { continue }
                 down[finger] = (x, y)
                 events.append(TouchEvent(.moved, finger: finger, x: x, y: y, time: time))

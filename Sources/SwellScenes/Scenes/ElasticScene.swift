@@ -14,7 +14,8 @@ public struct ElasticScene: Scene {
             .number("cornerRadius", 24, in: 0...10000, "corner radius, px"),
             .number("outDuration", 0.25, in: 0.01...60, "seconds of the outward spring"),
             .number("outDamping", 0.9, in: 0.01...10, "damping ratio of the outward spring"),
-            .number("outVelocity", 1.5, in: -100...100, "initial velocity of the outward spring (distances per second)"),
+            .number(
+                "outVelocity", 1.5, in: -100...100, "initial velocity of the outward spring (distances per second)"),
             .number("backDuration", 0.45, in: 0.01...60, "seconds of the spring back"),
             .number("backDamping", 0.15, in: 0.01...10, "damping ratio of the spring back"),
             .number("backVelocity", 5.5, in: -100...100, "initial velocity of the spring back"),
@@ -69,11 +70,14 @@ public struct ElasticScene: Scene {
 
     public mutating func render(at time: Double, size: FrameSize, into ops: inout [SceneOp]) {
         advance(to: time)
-        let x0 = inset, y0 = inset
-        let x1 = Double(size.width) - inset, y1 = Double(size.height) - inset
+        let x0 = inset
+        let y0 = inset
+        let x1 = Double(size.width) - inset
+        let y1 = Double(size.height) - inset
         guard x1 > x0, y1 > y0 else { return }
         let r = min(cornerRadius, (x1 - x0) / 2, (y1 - y0) / 2)
-        let midX = (x0 + x1) / 2, midY = (y0 + y1) / 2
+        let midX = (x0 + x1) / 2
+        let midY = (y0 + y1) / 2
         let d = offset.value(at: time)
         path.removeAll()
         path.move(to: x0 + r, y0)

@@ -1,7 +1,8 @@
+import SwellRaster
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import SwellRaster
 
 /// `flow`: two layered filled waves flowing continuously as a background — orange at 50 %
 /// behind, red in front, wavelength 50 px per radian, height 30 px, the front one half a

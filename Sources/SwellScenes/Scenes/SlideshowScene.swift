@@ -1,7 +1,8 @@
+import SwellRaster
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import SwellRaster
 
 /// `slideshow`: signage. Images (decoded by the caller; this module reads no files) are scaled
 /// to fill the screen and change on a tap or every `interval` seconds. The next image is

@@ -1,7 +1,8 @@
+import SwellRaster
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import SwellRaster
 
 /// `wave`: a filled sine wave in a band at the bottom of the screen. A tap — or, with no input,
 /// a timer — animates amplitude and frequency to new random values with easeInOut, alternating
@@ -14,7 +15,8 @@ public struct WaveScene: Scene {
         parameters: [
             .number("amplitude", 10, in: 0...2000, "starting amplitude in pixels"),
             .number("frequency", 0.1, in: 0.0001...10, "starting frequency in radians per pixel"),
-            .number("band", 300, in: 1...20000, "height in pixels of the band at the bottom; the wave's axis is its middle"),
+            .number(
+                "band", 300, in: 1...20000, "height in pixels of the band at the bottom; the wave's axis is its middle"),
             .number("duration", 3, in: 0.01...600, "seconds each change takes (easeInOut)"),
             .number("interval", 4, in: 0...3600, "seconds between timed changes after the last change (0: taps only)"),
             .integer("seed", 1, in: 0...Int(Int32.max), "seed of the random targets"),

@@ -1,7 +1,8 @@
+import SwellRaster
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import SwellRaster
 
 /// `waveform`: Siri-like waves. N stroked sine waves (strength 50, frequency 10, width 5) with
 /// the parabolic envelope 1 − x², all with a phase flowing linearly by 2π per second forever;

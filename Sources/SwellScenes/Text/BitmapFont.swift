@@ -70,7 +70,9 @@ public enum BitmapFont {
 
     /// Appends `text` with its top-left corner at (x, y); returns the x after the last character.
     @discardableResult
-    public static func appendText(_ text: StaticString, x: Double, y: Double, pixelSize: Double, to path: inout Path) -> Double {
+    public static func appendText(_ text: StaticString, x: Double, y: Double, pixelSize: Double, to path: inout Path)
+        -> Double
+    {
         var cursor = x
         text.withUTF8Buffer { bytes in
             for byte in bytes {
@@ -83,7 +85,9 @@ public enum BitmapFont {
 
     /// Appends the decimal digits of `value` (no allocation); returns the x after the last digit.
     @discardableResult
-    public static func appendNumber(_ value: Int, x: Double, y: Double, pixelSize: Double, to path: inout Path) -> Double {
+    public static func appendNumber(_ value: Int, x: Double, y: Double, pixelSize: Double, to path: inout Path)
+        -> Double
+    {
         var magnitude = value.magnitude
         var digits = 1
         var probe = magnitude

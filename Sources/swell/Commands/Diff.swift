@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
 import SwellOutput
 import SwellRaster
 import SwellScenes
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 let diffVerb = Verb(
     name: "diff",
@@ -29,7 +30,8 @@ private let badInput: Int32 = 2
 
 private func runDiff(_ arguments: ParsedArguments) throws -> Int32 {
     guard arguments.positional.count == 2 else {
-        throw CommandFailure(badInput, "expected two frames or two dump folders, got \(arguments.positional.count) arguments")
+        throw CommandFailure(
+            badInput, "expected two frames or two dump folders, got \(arguments.positional.count) arguments")
     }
     let tolerance = try arguments.integer("tolerance", default: 0, in: 0...255)
     let size = try arguments.size("size")
@@ -43,10 +45,12 @@ private func runDiff(_ arguments: ParsedArguments) throws -> Int32 {
         let first = try readFrame(a, size: size)
         let second = try readFrame(b, size: size)
         guard first.width == second.width && first.height == second.height else {
-            throw CommandFailure(badInput, "sizes differ: \(a) is \(first.width)x\(first.height), \(b) is \(second.width)x\(second.height)")
+            throw CommandFailure(
+                badInput,
+                "sizes differ: \(a) is \(first.width)x\(first.height), \(b) is \(second.width)x\(second.height)")
         }
         let heat = arguments["heatmap"].map { _ in PixelBuffer(width: first.width, height: first.height) }
-        difference = compareFrames(first.surface, second.surface, heatmap: heat?.surface)
+        difference = compareFrames(first, second, heatmap: heat)
         if let path = arguments["heatmap"], let heat { try writeImage(heat.surface, to: path, as: .png) }
         print(difference.summary)
     }
@@ -57,10 +61,13 @@ private func diffDumps(_ a: String, _ b: String, heatmap: String?) throws -> Fra
     let first = try readManifest(a)
     let second = try readManifest(b)
     guard first.width == second.width && first.height == second.height else {
-        throw CommandFailure(badInput, "sizes differ: \(a) is \(first.width)x\(first.height), \(b) is \(second.width)x\(second.height)")
+        throw CommandFailure(
+            badInput, "sizes differ: \(a) is \(first.width)x\(first.height), \(b) is \(second.width)x\(second.height)")
     }
     guard first.frames.map(\.index) == second.frames.map(\.index) else {
-        throw CommandFailure(badInput, "the dumps hold different frames (\(first.frames.count) and \(second.frames.count) frames, indices differ)")
+        throw CommandFailure(
+            badInput,
+            "the dumps hold different frames (\(first.frames.count) and \(second.frames.count) frames, indices differ)")
     }
     let size = (width: first.width, height: first.height)
     var total = FrameDifference()
@@ -70,11 +77,11 @@ private func diffDumps(_ a: String, _ b: String, heatmap: String?) throws -> Fra
     for (x, y) in zip(first.frames, second.frames) {
         let frameA = try readFrame(a + "/" + x.file, size: size)
         let frameB = try readFrame(b + "/" + y.file, size: size)
-        let difference = compareFrames(frameA.surface, frameB.surface, heatmap: scratch?.surface)
+        let difference = compareFrames(frameA, frameB, heatmap: scratch)
         if difference.differingPixels > 0 { print("frame \(x.index): \(difference.summary)") }
         if difference.maxChannel > worst.max, let heat, let scratch {
             worst = (x.index, difference.maxChannel)
-            compositeImage(heat.surface, scratch.surface, alpha: 1, clip: heat.surface.bounds)
+            withExtendedLifetime(scratch) { compositeImage(heat.surface, scratch.surface, alpha: 1, clip: heat.surface.bounds) }
         }
         total.add(difference)
     }
@@ -122,7 +129,8 @@ private func readFrame(_ path: String, size: (width: Int, height: Int)?) throws 
     guard bytes.count == expected else {
         let what = bytes.count < expected ? "truncated" : "too long"
         throw CommandFailure(
-            badInput, "\(path): \(what): \(bytes.count) bytes, but \(size.width)x\(size.height) XRGB8888 is \(expected)")
+            badInput, "\(path): \(what): \(bytes.count) bytes, but \(size.width)x\(size.height) XRGB8888 is \(expected)"
+        )
     }
     let buffer = PixelBuffer(width: size.width, height: size.height)
     bytes.withUnsafeBytes { raw in

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
 import SwellOutput
 import SwellRaster
 import SwellScenes
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 let dumpVerb = Verb(
     name: "dump",
@@ -39,7 +40,8 @@ let dumpVerb = Verb(
 /// "A..B" or "N" → an inclusive range of frame numbers.
 func parseFrameRange(_ text: String) throws -> ClosedRange<Int> {
     let parts = text.split(separator: ".", omittingEmptySubsequences: true)
-    let failure = CommandFailure(ExitStatus.usage, "--frames wants A..B (such as 0..89) or one frame number, not '\(text)'")
+    let failure = CommandFailure(
+        ExitStatus.usage, "--frames wants A..B (such as 0..89) or one frame number, not '\(text)'")
     if parts.count == 1, !text.contains("."), let n = Int(parts[0]), n >= 0 { return n...n }
     guard parts.count == 2, text.contains(".."), let a = Int(parts[0]), let b = Int(parts[1]), a >= 0, a <= b,
         b - a < 10_000_000
@@ -49,7 +51,8 @@ func parseFrameRange(_ text: String) throws -> ClosedRange<Int> {
 
 private func runDump(_ arguments: ParsedArguments) throws -> Int32 {
     guard arguments.positional.count == 1 else {
-        throw CommandFailure(ExitStatus.usage, "expected one scene name or scene file, got \(arguments.positional.count)")
+        throw CommandFailure(
+            ExitStatus.usage, "expected one scene name or scene file, got \(arguments.positional.count)")
     }
     guard let size = try arguments.size("size") else { throw CommandFailure(ExitStatus.usage, "missing --size WxH") }
     guard let framesText = arguments["frames"] else { throw CommandFailure(ExitStatus.usage, "missing --frames A..B") }
@@ -60,11 +63,14 @@ private func runDump(_ arguments: ParsedArguments) throws -> Int32 {
     let script = try arguments["input"].map(loadTouchScript) ?? TouchScript(events: [])
 
     if mkdir(folder, 0o755) != 0 && errno != EEXIST {
-        throw CommandFailure(ExitStatus.cannotCreate, "\(folder): cannot create folder: \(String(cString: strerror(errno)))")
+        throw CommandFailure(
+            ExitStatus.cannotCreate, "\(folder): cannot create folder: \(String(cString: strerror(errno)))")
     }
     let manifestPath = folder + "/manifest.json"
     if unlink(manifestPath) != 0 && errno != ENOENT {
-        throw CommandFailure(ExitStatus.cannotCreate, "\(manifestPath): cannot remove the old manifest: \(String(cString: strerror(errno)))")
+        throw CommandFailure(
+            ExitStatus.cannotCreate,
+            "\(manifestPath): cannot remove the old manifest: \(String(cString: strerror(errno)))")
     }
 
     let buffer = PixelBuffer(width: size.width, height: size.height)
@@ -79,11 +85,14 @@ private func runDump(_ arguments: ParsedArguments) throws -> Int32 {
         let name = DumpManifest.fileName(frame: index)
         try writeImage(buffer.surface, to: folder + "/" + name, as: .raw)
         if arguments.has("png") {
-            try writeImage(buffer.surface, to: folder + "/" + DumpManifest.fileName(frame: index, extension: "png"), as: .png)
+            try writeImage(
+                buffer.surface, to: folder + "/" + DumpManifest.fileName(frame: index, extension: "png"), as: .png)
         }
-        entries.append(DumpManifest.FrameEntry(index: index, file: name, time: time, checksum: checksum(buffer.surface)))
+        entries.append(
+            DumpManifest.FrameEntry(index: index, file: name, time: time, checksum: checksum(buffer.surface)))
         progress.update(done + 1)
     }
+    withExtendedLifetime(buffer) {}  // the loop reads it through `buffer.surface`, a non-owning view
     progress.finish()
     let manifest = DumpManifest(
         width: size.width, height: size.height, fps: Double(fps), command: CommandLine.arguments, frames: entries)

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
 import SwellOutput
 import SwellRaster
 import SwellScenes
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Makes the player for a `SCENE|FILE` argument: a built-in scene name (all defaults) or a
 /// scene file. Exit statuses: 66 unreadable file or image folder, 65 invalid scene file.
@@ -17,7 +18,8 @@ func loadScenePlayer(_ argument: String) throws -> ScenePlayer {
             } catch {
                 throw CommandFailure(
                     ExitStatus.noInput,
-                    "\(argument): \(error); write a scene file with \"parameters\": {\"folder\": \"…\"} (see examples/)")
+                    "\(argument): \(error); write a scene file with \"parameters\": {\"folder\": \"…\"} (see examples/)"
+                )
             }
         }
         return ScenePlayer(layers: [scene.makeDefault(images: images)])
@@ -25,7 +27,8 @@ func loadScenePlayer(_ argument: String) throws -> ScenePlayer {
     guard argument.hasSuffix(".json") || argument.contains("/") else {
         throw CommandFailure(
             ExitStatus.usage,
-            "'\(argument)' is neither a built-in scene (\(builtInScenes.map(\.name).joined(separator: ", "))) nor a .json scene file")
+            "'\(argument)' is neither a built-in scene (\(builtInScenes.map(\.name).joined(separator: ", "))) nor a .json scene file"
+        )
     }
     let bytes: [UInt8]
     do {
@@ -54,7 +57,9 @@ func loadImageFolder(_ folder: String) throws -> [PixelBuffer] {
     }
     var names: [String] = []
     while let entry = readdir(directory) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+        let name = withUnsafeBytes(of: entry.pointee.d_name) {
+            String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+        }
         if name.lowercased().hasSuffix(".png") && !name.hasPrefix(".") { names.append(name) }
     }
     closedir(directory)

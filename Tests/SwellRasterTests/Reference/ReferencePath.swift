@@ -27,11 +27,17 @@ func referencePathCoverage(_ path: Path, width: Int, height: Int, clip: ClipRect
             current = (x, y)
             open = true
         case .line(let x, let y):
-            if !open { start = current; open = true }
+            if !open {
+                start = current
+                open = true
+            }
             pieces.append(.line(current.0, current.1, x, y))
             current = (x, y)
         case .quad(let cx, let cy, let x, let y):
-            if !open { start = current; open = true }
+            if !open {
+                start = current
+                open = true
+            }
             pieces.append(.quad(current.0, current.1, cx, cy, x, y))
             current = (x, y)
         case .close:

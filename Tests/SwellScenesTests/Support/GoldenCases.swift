@@ -76,7 +76,8 @@ struct GoldenCase: CustomStringConvertible, Sendable {
             times: [0, 0.5, 1.3]),
         GoldenCase(
             name: "slideshow",
-            sceneFile: #"{"format": "scene/1", "scene": "slideshow", "parameters": {"interval": 2, "folder": "synthetic"}}"#,
+            sceneFile:
+                #"{"format": "scene/1", "scene": "slideshow", "parameters": {"interval": 2, "folder": "synthetic"}}"#,
             script: #"{"events": [{"time": 6.0, "type": "down", "x": 1, "y": 1}]}"#,
             times: [0.5, 2.4, 3.5, 5.5, 6.8]),
         GoldenCase(

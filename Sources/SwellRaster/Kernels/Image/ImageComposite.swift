@@ -69,7 +69,8 @@ public struct ImagePainter: CoveragePainter {
 /// a grid of bilinear samples over its footprint in the source, so downscaling does not alias.
 /// Runs once per image and size, not per frame.
 public func scaleImageToFill(_ source: PixelSurface, into destination: PixelSurface) {
-    let scale = max(Double(destination.width) / Double(source.width), Double(destination.height) / Double(source.height))
+    let scale = max(
+        Double(destination.width) / Double(source.width), Double(destination.height) / Double(source.height))
     let offsetX = (Double(source.width) * scale - Double(destination.width)) / 2
     let offsetY = (Double(source.height) * scale - Double(destination.height)) / 2
     let samples = min(8, max(1, Int((1 / scale).rounded(.up))))
@@ -80,9 +81,12 @@ public func scaleImageToFill(_ source: PixelSurface, into destination: PixelSurf
     func bilinear(_ x: Double, _ y: Double) -> SIMD4<Double> {
         let fx = min(max(x - 0.5, 0), Double(source.width - 1))
         let fy = min(max(y - 0.5, 0), Double(source.height - 1))
-        let x0 = Int(fx), y0 = Int(fy)
-        let x1 = min(x0 + 1, source.width - 1), y1 = min(y0 + 1, source.height - 1)
-        let tx = fx - Double(x0), ty = fy - Double(y0)
+        let x0 = Int(fx)
+        let y0 = Int(fy)
+        let x1 = min(x0 + 1, source.width - 1)
+        let y1 = min(y0 + 1, source.height - 1)
+        let tx = fx - Double(x0)
+        let ty = fy - Double(y0)
         let top = channels(source.row(y0)[x0]) * (1 - tx) + channels(source.row(y0)[x1]) * tx
         let bottom = channels(source.row(y1)[x0]) * (1 - tx) + channels(source.row(y1)[x1]) * tx
         return top * (1 - ty) + bottom * ty

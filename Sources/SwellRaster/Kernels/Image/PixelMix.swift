@@ -17,7 +17,7 @@ public func mixPixel(_ a: UInt32, _ b: UInt32, _ t: Float) -> UInt32 {
     @inline(__always) func channel(_ shift: UInt32) -> UInt32 {
         let x = Float((a >> shift) & 0xFF)
         let y = Float((b >> shift) & 0xFF)
-        return (unsafeBitCast(x + (y - x) * t + 12_582_912.0, to: UInt32.self) & 0xFF) << shift
+        return ((x + (y - x) * t + 12_582_912.0).bitPattern & 0xFF) << shift
     }
     return 0xFF00_0000 | channel(16) | channel(8) | channel(0)
 }
@@ -25,7 +25,8 @@ public func mixPixel(_ a: UInt32, _ b: UInt32, _ t: Float) -> UInt32 {
 /// Mixes lanes x..<x+count of `row` towards the same lanes of `other` by per-lane `t`.
 @inlinable @inline(__always)
 public func mixLanes(
-    _ row: UnsafeMutablePointer<UInt32>, toward other: UnsafeMutablePointer<UInt32>, at x: Int, count: Int, _ t: LaneFloats
+    _ row: UnsafeMutablePointer<UInt32>, toward other: UnsafeMutablePointer<UInt32>, at x: Int, count: Int,
+    _ t: LaneFloats
 ) {
     if count >= laneCount {
         let p = UnsafeMutableRawPointer(row + x)

@@ -30,7 +30,8 @@ public struct HorizontalGradientMask: Equatable, Sendable {
         guard let first = stops.first else { return 1 }
         var value = first.alpha
         for k in 1..<max(stops.count, 1) where k < stops.count {
-            let a = stops[k - 1], b = stops[k]
+            let a = stops[k - 1]
+            let b = stops[k]
             guard b.x > a.x else { continue }
             let t = min(max((x - a.x) / (b.x - a.x), 0), 1)
             value += t * (b.alpha - a.alpha)
@@ -40,7 +41,8 @@ public struct HorizontalGradientMask: Equatable, Sendable {
 }
 
 @inlinable
-public func applyLayerMask(_ surface: PixelSurface, below: PixelSurface, _ mask: HorizontalGradientMask, clip: ClipRect) {
+public func applyLayerMask(_ surface: PixelSurface, below: PixelSurface, _ mask: HorizontalGradientMask, clip: ClipRect)
+{
     let area = clip.intersection(surface.bounds).intersection(below.bounds)
     guard !area.isEmpty, let first = mask.stops.first else { return }
     let columns = area.x1 - area.x0
@@ -56,7 +58,8 @@ public func applyLayerMask(_ surface: PixelSurface, below: PixelSurface, _ mask:
             let centre = lane + Float(area.x0 + x) + 0.5
             var value = LaneFloats(repeating: Float(first.alpha))
             for k in 1..<max(mask.stops.count, 1) where k < mask.stops.count {
-                let a = mask.stops[k - 1], b = mask.stops[k]
+                let a = mask.stops[k - 1]
+                let b = mask.stops[k]
                 guard b.x > a.x else { continue }
                 var t = (centre - Float(a.x)) * Float(1 / (b.x - a.x))
                 t.replace(with: zero, where: t .< zero)

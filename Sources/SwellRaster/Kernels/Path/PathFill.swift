@@ -41,25 +41,41 @@ func quadChordCount(_ x0: Double, _ y0: Double, _ cx: Double, _ cy: Double, _ x2
 /// with each segment's end points. Returns false if a coordinate is not finite.
 @inlinable
 func forEachPathSegment(_ path: Path, _ emit: (Double, Double, Double, Double) -> Void) -> Bool {
-    var startX = 0.0, startY = 0.0, x = 0.0, y = 0.0
+    var startX = 0.0
+    var startY = 0.0
+    var x = 0.0
+    var y = 0.0
     var open = false
     for element in path.elements {
         switch element {
         case .move(let mx, let my):
             guard mx.isFinite && my.isFinite else { return false }
             if open && (x != startX || y != startY) { emit(x, y, startX, startY) }
-            startX = mx; startY = my; x = mx; y = my
+            startX = mx
+            startY = my
+            x = mx
+            y = my
             open = true
         case .line(let lx, let ly):
             guard lx.isFinite && ly.isFinite else { return false }
-            if !open { startX = x; startY = y; open = true }
+            if !open {
+                startX = x
+                startY = y
+                open = true
+            }
             emit(x, y, lx, ly)
-            x = lx; y = ly
+            x = lx
+            y = ly
         case .quad(let cx, let cy, let qx, let qy):
             guard cx.isFinite && cy.isFinite && qx.isFinite && qy.isFinite else { return false }
-            if !open { startX = x; startY = y; open = true }
+            if !open {
+                startX = x
+                startY = y
+                open = true
+            }
             let n = quadChordCount(x, y, cx, cy, qx, qy)
-            var px = x, py = y
+            var px = x
+            var py = y
             let step = 1 / Double(n)
             for k in 1...n {
                 let t = k == n ? 1 : Double(k) * step
@@ -67,12 +83,15 @@ func forEachPathSegment(_ path: Path, _ emit: (Double, Double, Double, Double) -
                 let nx = u * u * x + 2 * u * t * cx + t * t * qx
                 let ny = u * u * y + 2 * u * t * cy + t * t * qy
                 emit(px, py, nx, ny)
-                px = nx; py = ny
+                px = nx
+                py = ny
             }
-            x = qx; y = qy
+            x = qx
+            y = qy
         case .close:
             if open && (x != startX || y != startY) { emit(x, y, startX, startY) }
-            x = startX; y = startY
+            x = startX
+            y = startY
             open = false
         }
     }
@@ -89,11 +108,16 @@ public func fillPath<Painter: CoveragePainter>(
 
     // Pass 1: count segments and find the bounding box of the flattened outline.
     var segmentCount = 0
-    var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+    var minX = Double.infinity
+    var minY = Double.infinity
+    var maxX = -Double.infinity
+    var maxY = -Double.infinity
     let finite = forEachPathSegment(path) { x0, y0, x1, y1 in
         segmentCount += 1
-        minX = min(minX, x0, x1); maxX = max(maxX, x0, x1)
-        minY = min(minY, y0, y1); maxY = max(maxY, y0, y1)
+        minX = min(minX, x0, x1)
+        maxX = max(maxX, x0, x1)
+        minY = min(minY, y0, y1)
+        maxY = max(maxY, y0, y1)
     }
     guard finite, segmentCount > 0 else { return }
     // A closed outline covers nothing outside its bounding box.
@@ -134,7 +158,8 @@ public func fillPath<Painter: CoveragePainter>(
                 let bottom = top + Double(rows)
                 for s in 0..<segmentCount {
                     let p = segmentBase + 4 * s
-                    let y0 = p[1], y1 = p[3]
+                    let y0 = p[1]
+                    let y1 = p[3]
                     if min(y0, y1) >= bottom || max(y0, y1) <= top || y0 == y1 { continue }
                     accumulateClippedLine(
                         cells, cellStride: cellStride, rows: rows, width: width, touched: touched,
@@ -198,7 +223,8 @@ func accumulateClippedLine(
         previousX = nx
         previousY = ny
     }
-    accumulateLine(cells, cellStride: cellStride, rows: rows, touched: touched, previousX, previousY, min(max(x1, 0), w), y1)
+    accumulateLine(
+        cells, cellStride: cellStride, rows: rows, touched: touched, previousX, previousY, min(max(x1, 0), w), y1)
 }
 
 /// Adds one line's signed area deltas (x already within 0...width) to the band's cells.
@@ -315,6 +341,7 @@ func paintAccumulatedRow<Painter: CoveragePainter>(
     // After the last touched cell the winding is constant up to the band's right end.
     let tail = min(abs(sum), 1)
     if end < width && tail > 1e-5 {
-        painter.paintSpan(row, y: y, from: columnStart + end, to: columnStart + width, coverage: tail >= 0.99999 ? 1 : tail)
+        painter.paintSpan(
+            row, y: y, from: columnStart + end, to: columnStart + width, coverage: tail >= 0.99999 ? 1 : tail)
     }
 }
