@@ -43,13 +43,12 @@ public struct SceneFile {
         self.background = background
     }
 
-    /// Builds the player. `images(folder)` loads the pictures of a slideshow layer; it is only
-    /// called for scenes with a "folder" parameter, and its errors are reported with the path.
-    public func makePlayer(images: [[PixelBuffer]]) -> ScenePlayer {
+    /// Builds the player; `images[i]` are the decoded pictures for layer i (if it shows any).
+    public func makePlayer(images: [[PixelBuffer]], threads: Int = 1) -> ScenePlayer {
         let scenes = layers.enumerated().map { index, layer in
             layer.descriptor.make(layer.settings, index < images.count ? images[index] : [])
         }
-        return ScenePlayer(layers: scenes, background: background)
+        return ScenePlayer(layers: scenes, background: background, threads: threads)
     }
 }
 
@@ -67,11 +66,12 @@ struct ProblemList {
     }
 }
 
-/// Parses and validates a scene file. `loadImages(folder)` is called for each layer with a
-/// `folder` parameter (the slideshow) and returns the decoded images, or throws an error whose
-/// description says why; the loaded images come back alongside the file, in layer order.
+/// Parses and validates a scene file into a player. `loadImages(folder)` is called for each
+/// layer with a `folder` parameter (the slideshow) and returns the decoded images, or throws an
+/// error whose description says why (reported with the parameter's JSON path). `threads` is
+/// passed to the player's banded renderer.
 public func loadSceneFile(
-    bytes: [UInt8], name: String, loadImages: (String) throws -> [PixelBuffer]
+    bytes: [UInt8], name: String, threads: Int = 1, loadImages: (String) throws -> [PixelBuffer]
 ) throws(SceneFileError) -> ScenePlayer {
     let root: JSONValue
     do {
@@ -100,7 +100,7 @@ public func loadSceneFile(
         }
     }
     guard list.problems.isEmpty, let file else { throw SceneFileError(file: name, problems: list.problems) }
-    return file.makePlayer(images: images)
+    return file.makePlayer(images: images, threads: threads)
 }
 
 private func isLayered(_ root: JSONValue) -> Bool {

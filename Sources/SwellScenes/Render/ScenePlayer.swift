@@ -1,19 +1,28 @@
 import SwellRaster
 
 /// Plays a stack of scenes onto a surface: input goes to every layer, frames are the layers'
-/// ops composited bottom to top over one background. Reuses its op list and layer scratch
-/// buffer, so after the first frame of a given size it allocates nothing itself (scenes that
-/// rebuild paths keep their own storage).
+/// ops composited bottom to top over one background. Reuses its op list, command list and
+/// layer scratch buffer, so after the first frame of a given size it allocates nothing itself
+/// (scenes that rebuild paths keep their own storage).
+///
+/// Frames made only of shapes (ripples, waves, the elastic panel) go through SwellRaster's
+/// banded `FrameRenderer` (cache-friendly bands, optionally several threads; the output is the
+/// same for any thread count); frames with layers or images are composited op by op.
 public final class ScenePlayer {
     public private(set) var layers: [any Scene]
     public let background: Color
     private var ops: [SceneOp] = []
+    private var shapes: Frame
+    private let renderer: FrameRenderer
     private var below: PixelBuffer?
 
-    public init(layers: [any Scene], background: Color? = nil) {
+    /// `threads` > 1 renders shape-only frames in bands on that many threads.
+    public init(layers: [any Scene], background: Color? = nil, threads: Int = 1) {
         precondition(!layers.isEmpty, "a player needs at least one scene")
         self.layers = layers
         self.background = background ?? layers[0].background
+        shapes = Frame(width: 1, height: 1, background: self.background, commands: [])
+        renderer = FrameRenderer(threads: threads)
     }
 
     public func handle(_ event: TouchEvent) {
@@ -29,6 +38,7 @@ public final class ScenePlayer {
         ops.removeAll(keepingCapacity: true)
         let size = FrameSize(width: surface.width, height: surface.height)
         for index in layers.indices { layers[index].render(at: time, size: size, into: &ops) }
+        if renderShapesOnly(into: surface) { return }
         clear(surface, color: background, clip: surface.bounds)
         let bounds = surface.bounds
         for op in ops {
@@ -51,5 +61,22 @@ public final class ScenePlayer {
         // Release the references the ops hold (paths, images) so scenes can mutate their
         // storage in place next frame instead of copying it.
         ops.removeAll(keepingCapacity: true)
+    }
+
+    /// Renders through the banded renderer when every op is a plain shape.
+    private func renderShapesOnly(into surface: PixelSurface) -> Bool {
+        for op in ops {
+            guard case .draw = op else { return false }
+        }
+        shapes.width = surface.width
+        shapes.height = surface.height
+        shapes.commands.removeAll(keepingCapacity: true)
+        for op in ops {
+            if case .draw(let command) = op { shapes.commands.append(command) }
+        }
+        ops.removeAll(keepingCapacity: true)
+        renderer.render(shapes, into: surface)
+        shapes.commands.removeAll(keepingCapacity: true)
+        return true
     }
 }

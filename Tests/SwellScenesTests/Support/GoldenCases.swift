@@ -21,8 +21,8 @@ struct GoldenCase: CustomStringConvertible, Sendable {
     }
 
     /// A fresh player for this case (slideshow cases get three synthetic pictures).
-    func makePlayer() throws -> ScenePlayer {
-        try loadSceneFile(bytes: Array(sceneFile.utf8), name: name) { _ in syntheticImages() }
+    func makePlayer(threads: Int = 1) throws -> ScenePlayer {
+        try loadSceneFile(bytes: Array(sceneFile.utf8), name: name, threads: threads) { _ in syntheticImages() }
     }
 
     func makeScript() throws -> TouchScript {
@@ -31,8 +31,8 @@ struct GoldenCase: CustomStringConvertible, Sendable {
     }
 
     /// Renders the case's frames in order into fresh buffers.
-    func renderFrames() throws -> [PixelBuffer] {
-        var playback = ScriptedPlayback(player: try makePlayer(), script: try makeScript())
+    func renderFrames(threads: Int = 1) throws -> [PixelBuffer] {
+        var playback = ScriptedPlayback(player: try makePlayer(threads: threads), script: try makeScript())
         return times.map { time in
             let buffer = PixelBuffer(width: Self.width, height: Self.height)
             playback.render(at: time, into: buffer.surface)
