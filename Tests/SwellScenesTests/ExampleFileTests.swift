@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import SwellRaster
+import SwellScenes
+import Testing
+
+/// Every file in examples/ is valid and makes a player that renders.
+@Suite struct ExampleFileTests {
+    static let examples: String = {
+        var path = "\(#filePath)"
+        for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
+        return path + "/examples"
+    }()
+
+    static func read(_ path: String) -> [UInt8] {
+        guard let file = fopen(path, "rb") else { return [] }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = fread(&chunk, 1, chunk.count, file)
+            bytes += chunk[0..<n]
+            if n < chunk.count { return bytes }
+        }
+    }
+
+    @Test(arguments: ["wave", "ripples", "elastic", "waveform", "flow", "slideshow", "layers"])
+    func exampleSceneFileLoadsAndRenders(_ name: String) throws {
+        let bytes = Self.read(Self.examples + "/\(name).json")
+        #expect(!bytes.isEmpty)
+        var folders: [String] = []
+        let player = try loadSceneFile(bytes: bytes, name: name + ".json") { folder in
+            folders.append(folder)
+            return syntheticImages()
+        }
+        #expect(folders == (name == "slideshow" ? ["images"] : []))
+        let buffer = PixelBuffer(width: 64, height: 36)
+        player.render(at: 1, into: buffer.surface)
+        withExtendedLifetime(buffer) {}
+    }
+
+    @Test(arguments: ["tap", "drag"])
+    func exampleTouchScriptParses(_ name: String) throws {
+        let script = try parseTouchScript(bytes: Self.read(Self.examples + "/input/\(name).json"), name: name)
+        #expect(script.events.first?.phase == .began)
+        #expect(script.events.last?.phase == .ended)
+    }
+}
