@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
 import SwellRaster
 import SwellScenes
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Every file in examples/ is valid and makes a player that renders.
 @Suite struct ExampleFileTests {
