@@ -142,6 +142,13 @@ import Testing
         huge.line(to: -1e7, 3e7)
         huge.close()
         #expect(CoverageMap.drawnByKernel(.path(huge), width: 16, height: 16).values.allSatisfy { $0 == 1 })
+        // Absurd coordinates are refused rather than overflowing.
+        var absurd = Path()
+        absurd.move(to: 1e300, 1e300)
+        absurd.line(to: -1e300, 5)
+        absurd.line(to: 3, -1e300)
+        absurd.close()
+        #expect(CoverageMap.drawnByKernel(.path(absurd), width: 8, height: 8).values.allSatisfy { $0 == 0 })
         // Empty path and a path of one point.
         #expect(CoverageMap.drawnByKernel(.path(Path()), width: 8, height: 8).values.allSatisfy { $0 == 0 })
         var dot = Path()

@@ -37,8 +37,13 @@ func quadChordCount(_ x0: Double, _ y0: Double, _ cx: Double, _ cy: Double, _ x2
     return n.isFinite ? Int(min(n, 4096)) : 1
 }
 
+/// Coordinates beyond this many pixels are refused (the path draws nothing): far past any
+/// screen, and small enough that differences of coordinates can never overflow.
+public let pathCoordinateLimit = 1e12
+
 /// Walks the path as line segments (quadratics flattened, subpaths closed), calling `emit`
-/// with each segment's end points. Returns false if a coordinate is not finite.
+/// with each segment's end points. Returns false if a coordinate is not finite or beyond
+/// `pathCoordinateLimit`.
 @inlinable
 func forEachPathSegment(_ path: Path, _ emit: (Double, Double, Double, Double) -> Void) -> Bool {
     var startX = 0.0
@@ -49,7 +54,7 @@ func forEachPathSegment(_ path: Path, _ emit: (Double, Double, Double, Double) -
     for element in path.elements {
         switch element {
         case .move(let mx, let my):
-            guard mx.isFinite && my.isFinite else { return false }
+            guard abs(mx) <= pathCoordinateLimit && abs(my) <= pathCoordinateLimit else { return false }
             if open && (x != startX || y != startY) { emit(x, y, startX, startY) }
             startX = mx
             startY = my
@@ -57,7 +62,7 @@ func forEachPathSegment(_ path: Path, _ emit: (Double, Double, Double, Double) -
             y = my
             open = true
         case .line(let lx, let ly):
-            guard lx.isFinite && ly.isFinite else { return false }
+            guard abs(lx) <= pathCoordinateLimit && abs(ly) <= pathCoordinateLimit else { return false }
             if !open {
                 startX = x
                 startY = y
@@ -67,7 +72,10 @@ func forEachPathSegment(_ path: Path, _ emit: (Double, Double, Double, Double) -
             x = lx
             y = ly
         case .quad(let cx, let cy, let qx, let qy):
-            guard cx.isFinite && cy.isFinite && qx.isFinite && qy.isFinite else { return false }
+            guard
+                abs(cx) <= pathCoordinateLimit && abs(cy) <= pathCoordinateLimit && abs(qx) <= pathCoordinateLimit
+                    && abs(qy) <= pathCoordinateLimit
+            else { return false }
             if !open {
                 startX = x
                 startY = y
@@ -121,9 +129,9 @@ public func fillPath<Painter: CoveragePainter>(
     }
     guard finite, segmentCount > 0 else { return }
     // A closed outline covers nothing outside its bounding box.
-    let columnStart = max(area.x0, Int(max(minX, -1).rounded(.down)))
+    let columnStart = max(area.x0, Int(min(max(minX, -1), 1e9).rounded(.down)))
     let columnEnd = min(area.x1, Int(min(maxX, 1e9).rounded(.up)) + 1)
-    let rowStart = max(area.y0, Int(max(minY, -1).rounded(.down)))
+    let rowStart = max(area.y0, Int(min(max(minY, -1), 1e9).rounded(.down)))
     let rowEnd = min(area.y1, Int(min(maxY, 1e9).rounded(.up)) + 1)
     guard columnStart < columnEnd, rowStart < rowEnd else { return }
 
