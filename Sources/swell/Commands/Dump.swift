@@ -79,9 +79,13 @@ private func runDump(_ arguments: ParsedArguments) throws -> Int32 {
     var entries: [DumpManifest.FrameEntry] = []
     entries.reserveCapacity(frames.count)
     var progress = ProgressBar(total: frames.count, label: "dump")
+    var renderMilliseconds: [Double] = []
+    renderMilliseconds.reserveCapacity(frames.count)
     for (done, index) in frames.enumerated() {
         let time = clock.time(ofFrame: index)
+        let started = monotonicSeconds()
         playback.render(at: time, into: buffer.surface)
+        renderMilliseconds.append((monotonicSeconds() - started) * 1000)
         let name = DumpManifest.fileName(frame: index)
         try writeImage(buffer.surface, to: folder + "/" + name, as: .raw)
         if arguments.has("png") {
@@ -97,6 +101,10 @@ private func runDump(_ arguments: ParsedArguments) throws -> Int32 {
     let manifest = DumpManifest(
         width: size.width, height: size.height, fps: Double(fps), command: CommandLine.arguments, frames: entries)
     try writeText(manifest.encoded(), to: manifestPath)
+    renderMilliseconds.sort()
     print("wrote \(entries.count) frames of \(size.width)x\(size.height) to \(folder) (manifest.json last)")
+    print(
+        "render time per frame: median \(formatMilliseconds(percentile(renderMilliseconds, 0.5))) ms, "
+            + "p95 \(formatMilliseconds(percentile(renderMilliseconds, 0.95))) ms")
     return ExitStatus.success
 }
