@@ -81,7 +81,9 @@ private func diffDumps(_ a: String, _ b: String, heatmap: String?) throws -> Fra
         if difference.differingPixels > 0 { print("frame \(x.index): \(difference.summary)") }
         if difference.maxChannel > worst.max, let heat, let scratch {
             worst = (x.index, difference.maxChannel)
-            withExtendedLifetime(scratch) { compositeImage(heat.surface, scratch.surface, alpha: 1, clip: heat.surface.bounds) }
+            withExtendedLifetime(scratch) {
+                compositeImage(heat.surface, scratch.surface, alpha: 1, clip: heat.surface.bounds)
+            }
         }
         total.add(difference)
     }
