@@ -25,23 +25,23 @@ struct RowSpans {
     @inlinable
     init(firstRow: Int, centerX: Double, centerY: Double, outer: Double, inner: Double, clip: ClipRect) {
         let rowOffsets = SIMD8<Double>(0, 1, 2, 3, 4, 5, 6, 7)
-        let zero = SIMD8<Double>(repeating: 0)
         let top = SIMD8<Double>(repeating: Double(firstRow) - centerY) + rowOffsets
         let bottom = top + 1
-        // Nearest y-distance: 0 when the row contains the centre's y.
-        var dyMin = zero.replacing(with: top, where: top .> zero)
-        dyMin = dyMin.replacing(with: zero - bottom, where: bottom .< zero)
-        let absTop = top.replacing(with: zero - top, where: top .< zero)
-        let absBottom = bottom.replacing(with: zero - bottom, where: bottom .< zero)
-        let dyMax = absTop.replacing(with: absBottom, where: absBottom .> absTop)
+        // Nearest y-distance (0 when the row contains the centre's y) and farthest.
+        let dyMin = RowSpans.positivePart(top) + RowSpans.positivePart(0 - bottom)
+        let absTop = RowSpans.magnitude(top)
+        let absBottom = RowSpans.magnitude(bottom)
+        let dyMax = (absTop + absBottom + RowSpans.magnitude(absTop - absBottom)) * 0.5
 
         let margin = 1e-7 + 1e-13 * (abs(centerX) + outer)
         let low = Double(clip.x0 - 1)
         let high = Double(clip.x1 + 1)
         let reachOuter = RowSpans.halfChord(outer, dyMin)
         let fullOuter = RowSpans.halfChord(outer, dyMax)
-        let reachInner = RowSpans.halfChord(inner, dyMin)
-        let fullInner = RowSpans.halfChord(inner, dyMax)
+        // A disc (inner 0) has no inner circle, not a point one that would "touch" the centre's row.
+        let none = SIMD8<Double>(repeating: -1)
+        let reachInner = inner > 0 ? RowSpans.halfChord(inner, dyMin) : none
+        let fullInner = inner > 0 ? RowSpans.halfChord(inner, dyMax) : none
         let cx = SIMD8<Double>(repeating: centerX)
         touchStart = RowSpans.floor(cx - reachOuter - margin, low, high)
         touchEnd = RowSpans.ceil(cx + reachOuter + margin, low, high)
@@ -53,31 +53,45 @@ struct RowSpans {
         holeEnd = RowSpans.floor(cx + fullInner - margin, low, high)
     }
 
-    /// √(R² − d²) where the circle reaches distance d, else −1 (which makes every range empty).
+    // Branch-free, select-free lane helpers (see LaneMath.swift for why).
+
+    @inlinable @inline(__always)
+    static func magnitude(_ x: SIMD8<Double>) -> SIMD8<Double> {
+        unsafeBitCast(
+            unsafeBitCast(x, to: SIMD8<UInt64>.self) & SIMD8<UInt64>(repeating: 0x7FFF_FFFF_FFFF_FFFF),
+            to: SIMD8<Double>.self)
+    }
+
+    @inlinable @inline(__always)
+    static func positivePart(_ x: SIMD8<Double>) -> SIMD8<Double> { (x + magnitude(x)) * 0.5 }
+
+    /// The signed half chord sign(s)·√|s| with s = R² − d²: √(R² − d²) where the circle reaches
+    /// distance d, and negative where it does not, which makes every range built from it empty.
     @inlinable @inline(__always)
     static func halfChord(_ radius: Double, _ distance: SIMD8<Double>) -> SIMD8<Double> {
         let r = SIMD8<Double>(repeating: radius)
         let squared = (r - distance) * (r + distance)
-        let reaches = squared .> SIMD8<Double>(repeating: 0)
-        let root = squared.replacing(with: 0, where: .!reaches).squareRoot()
-        return root.replacing(with: -1, where: .!reaches)
+        let bits = unsafeBitCast(squared, to: SIMD8<UInt64>.self)
+        let root = unsafeBitCast(magnitude(squared).squareRoot(), to: SIMD8<UInt64>.self)
+        return unsafeBitCast(root | (bits & SIMD8<UInt64>(repeating: 0x8000_0000_0000_0000)), to: SIMD8<Double>.self)
     }
 
-    /// ⌊v⌋ of v clamped to low...high (|v| < 2^51), via the 1.5·2^52 rounding constant: the
-    /// standard library's vector float→int conversions run lane by lane.
+    /// ⌊v⌋ of v clamped to low...high, via the 1.5·2^52 rounding constant (the standard library's
+    /// vector float→int conversions run lane by lane): round to nearest, then subtract one where
+    /// that rounded up (the sign bit of v − rounded, spread by an arithmetic shift).
     @inlinable @inline(__always)
     static func floor(_ value: SIMD8<Double>, _ low: Double, _ high: Double) -> SIMD8<Int64> {
+        let lowered = value - positivePart(value - high)
+        let v = lowered + positivePart(low - lowered)
         let magic = SIMD8<Double>(repeating: 6_755_399_441_055_744.0)
-        var v = value.replacing(with: low, where: value .< SIMD8<Double>(repeating: low))
-        v = v.replacing(with: high, where: v .> SIMD8<Double>(repeating: high))
-        var rounded = (v + magic) - magic
-        rounded = rounded.replacing(with: rounded - 1, where: rounded .> v)
-        return unsafeBitCast(rounded + magic, to: SIMD8<Int64>.self) &- unsafeBitCast(magic, to: SIMD8<Int64>.self)
+        let shifted = v + magic
+        let roundedUp = unsafeBitCast(v - (shifted - magic), to: SIMD8<Int64>.self) &>> 63
+        return unsafeBitCast(shifted, to: SIMD8<Int64>.self) &- unsafeBitCast(magic, to: SIMD8<Int64>.self) &+ roundedUp
     }
 
     /// ⌈v⌉ of v clamped to low...high.
     @inlinable @inline(__always)
     static func ceil(_ value: SIMD8<Double>, _ low: Double, _ high: Double) -> SIMD8<Int64> {
-        SIMD8<Int64>(repeating: 0) &- floor(SIMD8<Double>(repeating: 0) - value, -high, -low)
+        SIMD8<Int64>(repeating: 0) &- floor(0 - value, -high, -low)
     }
 }

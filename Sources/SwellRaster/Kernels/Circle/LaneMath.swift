@@ -1,0 +1,42 @@
+/// Branch-free lane arithmetic built only from operations the standard library lowers to single
+/// vector instructions (add, multiply, bitwise and, shifts, square root).
+///
+/// Why not `.replacing(with:where:)`, `pointwiseMin` or `SIMDMask` bit casts: those are per-lane
+/// loops that LLVM has to re-vectorise, which it did for small functions but not inside the
+/// inlined coverage kernel, where they became hundreds of mask shuffles and lane extracts.
+/// `x & 0x7FFF_FFFF` on the bits is recognised as `fabs`, which also lets `sqrt` skip its
+/// errno check (a scalar libm call per lane otherwise).
+
+/// |x| per lane.
+@inlinable @inline(__always)
+func magnitude(_ x: LaneFloats) -> LaneFloats {
+    unsafeBitCast(unsafeBitCast(x, to: PixelVector.self) & PixelVector(repeating: 0x7FFF_FFFF), to: LaneFloats.self)
+}
+
+/// max(x, 0) per lane, exactly.
+@inlinable @inline(__always)
+func positivePart(_ x: LaneFloats) -> LaneFloats {
+    (x + magnitude(x)) * 0.5
+}
+
+/// min(x, limit) per lane (to within an ulp).
+@inlinable @inline(__always)
+func capped(_ x: LaneFloats, _ limit: LaneFloats) -> LaneFloats {
+    x - positivePart(x - limit)
+}
+
+/// x with its sign flipped where `sign` is negative (copysign-style, on the bits).
+@inlinable @inline(__always)
+func flippedWhereNegative(_ x: LaneFloats, _ sign: LaneFloats) -> LaneFloats {
+    let signBit = unsafeBitCast(sign, to: PixelVector.self) & PixelVector(repeating: 0x8000_0000)
+    return unsafeBitCast(unsafeBitCast(x, to: PixelVector.self) ^ signBit, to: LaneFloats.self)
+}
+
+/// All-ones in lanes whose index within its half (0...7, twice) lies outside [first, end),
+/// zeros inside: the sign of (i − first) | (end − 1 − i), spread by an arithmetic shift.
+@inlinable @inline(__always)
+func outsideLanes(first: LaneInts, end: LaneInts) -> PixelVector {
+    let index = LaneInts(0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7)
+    let outside = ((index &- first) | ((end &- 1) &- index)) &>> 31
+    return unsafeBitCast(outside, to: PixelVector.self)
+}
