@@ -1,6 +1,6 @@
 /// Fills the annulus inner ≤ ρ ≤ outer (inner 0: a disc) row by row: per row, runs of edge
-/// pixels get per-pixel coverage, runs wholly inside get one constant-alpha span, and the hole
-/// is skipped. Shared by `fillRing` and `fillDisc`.
+/// pixels get per-pixel coverage, long runs wholly inside get one constant-alpha span, and the
+/// hole is skipped. Shared by `fillRing` and `fillDisc`.
 @inlinable
 func fillAnnulus(
     _ surface: PixelSurface, centerX: Double, centerY: Double, outer: Double, inner: Double,
@@ -44,8 +44,12 @@ struct AnnulusPainter {
     /// (a small inner circle only forces scalar pixels on the rows it reaches).
     @usableFromInline let outerFitsLanes: Bool
     @usableFromInline let innerFitsLanes: Bool
-    /// An eight-pixel window waiting for a partner to fill the other half of a vector.
-    @usableFromInline var pending: HalfWindow?
+    /// Windows of four pixels waiting to fill a sixteen-lane vector.
+    @usableFromInline var queue: QuarterQueue
+
+    /// Runs wholly inside shorter than this stay with the edge pixels around them (which then
+    /// compute coverage 1): a `blendSpan` call and a split edge run cost more than a few lanes.
+    @usableFromInline static let shortestFullSpan = 16
 
     @inlinable
     init(
@@ -61,9 +65,9 @@ struct AnnulusPainter {
         self.clip = clip
         lanes = CircleLanes(outer: outer, inner: inner)
         let range = CircleTuning.exactBelowRadius...CircleTuning.floatUpToRadius
-        outerFitsLanes = range.contains(outer) && clip.x1 - clip.x0 >= HalfWindow.width
+        outerFitsLanes = range.contains(outer) && clip.x1 - clip.x0 >= QuarterQueue.width
         innerFitsLanes = inner == 0 || range.contains(inner)
-        pending = nil
+        queue = QuarterQueue()
     }
 
     /// Paints row `y` from lane `lane` of the block's spans.
@@ -79,113 +83,109 @@ struct AnnulusPainter {
         let row = surface.row(y)
         let touchesInner = innerStart < innerEnd
         let useLanes = outerFitsLanes && (innerFitsLanes || !touchesInner)
-        var x = touchStart
-        // Up to three skipped runs in order: full left of the hole, the hole, full right of it
-        // (or one full run when the inner disc misses the row); edge pixels fill the gaps.
+        // Up to three runs to take out of the edge pixels, in order: wholly inside left of the
+        // hole, the hole, wholly inside right of it (or one inside run when the inner disc misses
+        // the row). Short ones stay in the edge run: zero-coverage lanes are left untouched, and
+        // full ones compute coverage 1. A hole narrower than a window is kept too, so windows of
+        // different edge runs never share pixels.
+        var edgeStart = touchStart
         if touchesInner {
-            x = paintFull(row, y, from: x, fullStart, min(innerStart, fullEnd), touchEnd, useLanes)
-            let holeStart = max(Int(spans.holeStart[lane]), x)
+            let holeStart = max(Int(spans.holeStart[lane]), touchStart)
             let holeEnd = min(Int(spans.holeEnd[lane]), touchEnd)
-            if holeStart < holeEnd {
-                paintEdges(row, y, from: x, to: holeStart, useLanes)
-                x = holeEnd
-            }
-            x = paintFull(row, y, from: x, max(innerEnd, fullStart), fullEnd, touchEnd, useLanes)
+            edgeStart = takeOut(row, y, edgeStart, fullStart, min(innerStart, fullEnd), touchEnd, full: true, useLanes)
+            edgeStart = takeOut(row, y, edgeStart, holeStart, holeEnd, touchEnd, full: false, useLanes)
+            edgeStart = takeOut(row, y, edgeStart, max(innerEnd, fullStart), fullEnd, touchEnd, full: true, useLanes)
         } else {
-            x = paintFull(row, y, from: x, fullStart, fullEnd, touchEnd, useLanes)
+            edgeStart = takeOut(row, y, edgeStart, fullStart, fullEnd, touchEnd, full: true, useLanes)
         }
-        paintEdges(row, y, from: x, to: touchEnd, useLanes)
+        paintEdges(row, y, from: edgeStart, to: touchEnd, useLanes)
     }
 
-    /// Paints edge pixels from `x` up to the full run [start, end) (clipped to `limit`), the run
-    /// itself at the source alpha, and returns where painting stopped.
+    /// If [start, end) (clipped to edgeStart...limit) is long enough, paints the edge run before
+    /// it, then the run itself (a constant-alpha span when `full`, nothing for the hole), and
+    /// returns where the next edge run starts; otherwise leaves it in the current edge run.
     @inlinable @inline(__always)
-    mutating func paintFull(
-        _ row: UnsafeMutablePointer<UInt32>, _ y: Int, from x: Int, _ start: Int, _ end: Int, _ limit: Int,
-        _ useLanes: Bool
+    mutating func takeOut(
+        _ row: UnsafeMutablePointer<UInt32>, _ y: Int, _ edgeStart: Int, _ start: Int, _ end: Int, _ limit: Int,
+        full: Bool, _ useLanes: Bool
     ) -> Int {
-        let first = max(start, x)
+        let first = max(start, edgeStart)
         let last = min(end, limit)
-        guard first < last else { return x }
-        paintEdges(row, y, from: x, to: first, useLanes)
-        blendSpan(row, from: first, to: last, source, alpha: source.alpha)
+        let shortest = full ? AnnulusPainter.shortestFullSpan : QuarterQueue.width
+        guard last - first >= shortest else { return edgeStart }
+        paintEdges(row, y, from: edgeStart, to: first, useLanes)
+        if full { blendSpan(row, from: first, to: last, source, alpha: source.alpha) }
         return last
     }
 
     @inlinable @inline(__always)
-    mutating func paintEdges(_ row: UnsafeMutablePointer<UInt32>, _ y: Int, from start: Int, to end: Int, _ useLanes: Bool) {
+    mutating func paintEdges(
+        _ row: UnsafeMutablePointer<UInt32>, _ y: Int, from start: Int, to end: Int, _ useLanes: Bool
+    ) {
         guard start < end else { return }
         if useLanes {
-            paintEdgeLanes(row, y, from: start, to: end)
+            queueEdgeWindows(row, y, from: start, to: end)
         } else {
             paintEdgePixels(row, y, from: start, to: end)
         }
     }
 
-    /// Eight pixels at a time, two windows of eight (from this row or an earlier one) per vector:
-    /// edge runs average ~5 pixels in ripple lists, so one window per run of 16 would leave most
-    /// lanes idle. A window is kept inside the clip (shifted left at the clip's right end) and
-    /// loaded and stored whole; lanes outside the run store back the pixel they loaded.
+    /// Splits an edge run into windows of four pixels and queues them; every fourth window
+    /// paints a full vector. Edge runs average ~3–5 pixels in ripple lists, so a vector per run
+    /// would leave most of its sixteen lanes idle. A window is kept inside the clip (shifted
+    /// left at the clip's right end, where it may then overlap the run's previous window, so
+    /// the queue is painted first).
     @inlinable @inline(__always)
-    mutating func paintEdgeLanes(_ row: UnsafeMutablePointer<UInt32>, _ y: Int, from start: Int, to end: Int) {
+    mutating func queueEdgeWindows(_ row: UnsafeMutablePointer<UInt32>, _ y: Int, from start: Int, to end: Int) {
         let dy = Float(Double(y) + 0.5 - centerY)
+        let limit = clip.x1 - QuarterQueue.width
         var x = start
         while x < end {
-            let limit = clip.x1 - HalfWindow.width
             let window = x < limit ? x : limit
-            let half = HalfWindow(
-                pixels: row + window, dx: Float(Double(window) + 0.5 - centerX), dy: dy, first: Int32(x - window),
-                end: Int32(truncatingIfNeeded: end - window))
-            if let waiting = pending {
-                // Overlapping windows (possible at the clip's right end) must not share a vector:
-                // the later store would put back a pixel the earlier one had blended.
-                if abs(half.pixels - waiting.pixels) < HalfWindow.width {
-                    paint(waiting, waiting, storeSecond: false)
-                    pending = half
-                } else {
-                    paint(waiting, half, storeSecond: true)
-                    pending = nil
-                }
-            } else {
-                pending = half
-            }
-            x = window + HalfWindow.width
+            if window != x { flush() }
+            queue.append(
+                pixels: row + window, dx: Float(Double(window) + 0.5 - centerX), dy: dy,
+                first: Int32(truncatingIfNeeded: x - window), end: Int32(truncatingIfNeeded: end - window))
+            if queue.count == QuarterQueue.capacity { paintQueue() }
+            x = window + QuarterQueue.width
         }
     }
 
-    /// Paints the window still waiting for a partner (call once the op's rows are done).
+    /// Paints the windows still queued (call once the op's rows are done).
     @inlinable
     mutating func flush() {
-        if let waiting = pending {
-            paint(waiting, waiting, storeSecond: false)
-            pending = nil
-        }
+        if queue.count > 0 { paintQueue() }
     }
 
-    /// Blends two eight-pixel windows as one sixteen-lane vector.
+    /// Blends the queued windows as one sixteen-lane vector: coverage, then source-over, then
+    /// each lane stored back as loaded where it lies outside its run or has zero coverage.
     @inlinable @inline(__always)
-    func paint(_ low: HalfWindow, _ high: HalfWindow, storeSecond: Bool) {
-        let laneOffset = LaneFloats(0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7)
-        let dx = LaneFloats(lowHalf: SIMD8(repeating: low.dx), highHalf: SIMD8(repeating: high.dx)) + laneOffset
-        let dy = LaneFloats(lowHalf: SIMD8(repeating: low.dy), highHalf: SIMD8(repeating: high.dy))
-        let coverage = lanes.coverage(dx: dx, dy: dy)
-        let lowPixels = UnsafeMutableRawPointer(low.pixels)
-        let highPixels = UnsafeMutableRawPointer(high.pixels)
+    mutating func paintQueue() {
+        let count = queue.count
+        let laneOffset = LaneFloats(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3)
+        let coverage = lanes.coverage(dx: QuarterQueue.spread(queue.dx) + laneOffset, dy: QuarterQueue.spread(queue.dy))
+        // Unused slots load the first window again and are not stored.
+        let p0 = queue.pixels(0)
+        let p1 = count > 1 ? queue.pixels(1) : p0
+        let p2 = count > 2 ? queue.pixels(2) : p0
+        let p3 = count > 3 ? queue.pixels(3) : p0
         let before = PixelVector(
-            lowHalf: lowPixels.loadUnaligned(as: SIMD8<UInt32>.self),
-            highHalf: highPixels.loadUnaligned(as: SIMD8<UInt32>.self))
+            lowHalf: SIMD8(lowHalf: p0.loadUnaligned(as: SIMD4<UInt32>.self), highHalf: p1.loadUnaligned(as: SIMD4<UInt32>.self)),
+            highHalf: SIMD8(lowHalf: p2.loadUnaligned(as: SIMD4<UInt32>.self), highHalf: p3.loadUnaligned(as: SIMD4<UInt32>.self)))
         let after = blend(before, source, alpha: coverage * source.alpha)
-        let keep = outsideLanes(
-            first: LaneInts(lowHalf: SIMD8(repeating: low.first), highHalf: SIMD8(repeating: high.first)),
-            end: LaneInts(lowHalf: SIMD8(repeating: low.end), highHalf: SIMD8(repeating: high.end)))
+        let keep = outsideLanes(first: QuarterQueue.spread(queue.first), end: QuarterQueue.spread(queue.end))
+            | zeroLanes(coverage)
         let result = (after & ~keep) | (before & keep)
-        lowPixels.storeBytes(of: result.lowHalf, as: SIMD8<UInt32>.self)
-        if storeSecond { highPixels.storeBytes(of: result.highHalf, as: SIMD8<UInt32>.self) }
+        p0.storeBytes(of: result.lowHalf.lowHalf, as: SIMD4<UInt32>.self)
+        if count > 1 { p1.storeBytes(of: result.lowHalf.highHalf, as: SIMD4<UInt32>.self) }
+        if count > 2 { p2.storeBytes(of: result.highHalf.lowHalf, as: SIMD4<UInt32>.self) }
+        if count > 3 { p3.storeBytes(of: result.highHalf.highHalf, as: SIMD4<UInt32>.self) }
+        queue.count = 0
     }
 
     /// One pixel at a time in `Double`: exact area for small circles, the half-plane model
     /// without `Float` cancellation for huge ones.
-    @inlinable
+    @inlinable @inline(never)
     func paintEdgePixels(_ row: UnsafeMutablePointer<UInt32>, _ y: Int, from start: Int, to end: Int) {
         let y0 = Double(y) - centerY
         for x in start..<end {
@@ -197,23 +197,43 @@ struct AnnulusPainter {
     }
 }
 
-/// Eight pixels of one row whose lanes [first, end) belong to an edge run.
+/// Up to four windows of four pixels, each from some row, whose lanes [first, end) belong to an
+/// edge run; windows in the queue never share pixels.
 @frozen @usableFromInline
-struct HalfWindow {
-    @usableFromInline static let width = 8
-    @usableFromInline let pixels: UnsafeMutablePointer<UInt32>
-    /// The x and y offsets of the first pixel's centre from the circle's centre.
-    @usableFromInline let dx: Float
-    @usableFromInline let dy: Float
-    @usableFromInline let first: Int32
-    @usableFromInline let end: Int32
+struct QuarterQueue {
+    @usableFromInline static let width = 4
+    @usableFromInline static let capacity = 4
+    @usableFromInline var count = 0
+    @usableFromInline var addresses = SIMD4<UInt64>(repeating: 0)
+    /// The x and y offsets of each window's first pixel centre from the circle's centre.
+    @usableFromInline var dx = SIMD4<Float>(repeating: 0)
+    @usableFromInline var dy = SIMD4<Float>(repeating: 0)
+    @usableFromInline var first = SIMD4<Int32>(repeating: 0)
+    @usableFromInline var end = SIMD4<Int32>(repeating: 0)
+
+    @inlinable
+    init() {}
 
     @inlinable @inline(__always)
-    init(pixels: UnsafeMutablePointer<UInt32>, dx: Float, dy: Float, first: Int32, end: Int32) {
-        self.pixels = pixels
-        self.dx = dx
-        self.dy = dy
-        self.first = first
-        self.end = end
+    mutating func append(pixels: UnsafeMutablePointer<UInt32>, dx: Float, dy: Float, first: Int32, end: Int32) {
+        addresses[count] = UInt64(UInt(bitPattern: pixels))
+        self.dx[count] = dx
+        self.dy[count] = dy
+        self.first[count] = first
+        self.end[count] = end
+        count += 1
+    }
+
+    @inlinable @inline(__always)
+    func pixels(_ slot: Int) -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(bitPattern: UInt(addresses[slot])).unsafelyUnwrapped
+    }
+
+    /// Each slot's value repeated over its four lanes.
+    @inlinable @inline(__always)
+    static func spread<T: SIMDScalar>(_ v: SIMD4<T>) -> SIMD16<T> {
+        SIMD16(
+            lowHalf: SIMD8(lowHalf: SIMD4(repeating: v[0]), highHalf: SIMD4(repeating: v[1])),
+            highHalf: SIMD8(lowHalf: SIMD4(repeating: v[2]), highHalf: SIMD4(repeating: v[3])))
     }
 }

@@ -32,7 +32,7 @@ struct CircleLanes {
         // no coverage measurably.
         let tiny = LaneFloats(repeating: 1e-3)
         let q = tiny + positivePart((absX + absY - spread) * 0.5 - tiny)
-        let rho = (absX * absX + absY * absY).squareRoot()
+        let rho = (absX * absX + absY * absY + 1e-6).squareRoot()  // never 0: no NaN at the centre
         let reciprocal = 1 / (p * q * rho)
         // Normal components a = p/ρ ≥ b = q/ρ and the reciprocals 1/a and 1/(ab), from one division.
         let pq = p * q

@@ -32,11 +32,18 @@ func flippedWhereNegative(_ x: LaneFloats, _ sign: LaneFloats) -> LaneFloats {
     return unsafeBitCast(unsafeBitCast(x, to: PixelVector.self) ^ signBit, to: LaneFloats.self)
 }
 
-/// All-ones in lanes whose index within its half (0...7, twice) lies outside [first, end),
-/// zeros inside: the sign of (i − first) | (end − 1 − i), spread by an arithmetic shift.
+/// All-ones in lanes whose index within its window (0...3, four times) lies outside
+/// [first, end), zeros inside: the sign of (i − first) | (end − 1 − i), spread by a shift.
 @inlinable @inline(__always)
 func outsideLanes(first: LaneInts, end: LaneInts) -> PixelVector {
-    let index = LaneInts(0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7)
+    let index = LaneInts(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3)
     let outside = ((index &- first) | ((end &- 1) &- index)) &>> 31
     return unsafeBitCast(outside, to: PixelVector.self)
+}
+
+/// All-ones in lanes whose coverage is exactly +0 (coverage is never negative): such pixels are
+/// left as they were, not rewritten with X = 0xFF.
+@inlinable @inline(__always)
+func zeroLanes(_ coverage: LaneFloats) -> PixelVector {
+    unsafeBitCast((unsafeBitCast(coverage, to: LaneInts.self) &- 1) &>> 31, to: PixelVector.self)
 }
