@@ -30,14 +30,14 @@ func fillAnnulus(
     let innerFitsLanes = inner == 0 || fitsLanes.contains(inner)
     let windowLimit = area.x1 - quarterWidth
 
-    // The queue of windows: pixel address, first pixel centre's offset from the centre, and the
-    // lanes [first, end) of the window that belong to its run. Windows in it never overlap.
+    // The queue of windows: pixel address, first pixel centre's offset from the centre, and
+    // which of the window's lanes belong to its run (four bits a window in `runLanes`).
+    // Windows in it never overlap.
     var queued = 0
     var pixels = (surface.base, surface.base, surface.base, surface.base)
     var dx = SIMD4<Float>(repeating: 0)
     var dy = SIMD4<Float>(repeating: 0)
-    var runFirst = SIMD4<Int32>(repeating: 0)
-    var runEnd = SIMD4<Int32>(repeating: 0)
+    var runLanes: Int32 = 0
 
     // The next block's rows are touched (one load at each end of each row's span) while this
     // block is painted: without it, waiting for the pixels blended was half the time. Issued
@@ -103,23 +103,27 @@ func fillAnnulus(
                     // overlap the run's previous window, so the queue is painted first.
                     let window = x < windowLimit ? x : windowLimit
                     if window != x && queued > 0 {
-                        paintQuarters(queued, pixels, dx, dy, runFirst, runEnd, lanes, source)
+                        paintQuarters(queued, pixels, dx, dy, runLanes, lanes, source)
                         queued = 0
+                        runLanes = 0
                     }
                     let address = UnsafeMutableRawPointer(row + window)
                     let windowDx = Float(Double(window) + 0.5 - centerX)
-                    let first = Int32(truncatingIfNeeded: x - window)
-                    let last = Int32(truncatingIfNeeded: end - window)
+                    // Lanes x - window ..< min(end - window, 4) of this window are in the run.
+                    let upTo = Int32(truncatingIfNeeded: min(end - window, quarterWidth))
+                    let inRun = ((1 &<< upTo) &- 1) & ~((1 &<< Int32(truncatingIfNeeded: x - window)) &- 1)
+                    runLanes |= inRun &<< Int32(truncatingIfNeeded: 4 &* queued)
                     switch queued {
-                    case 0: pixels.0 = address; dx[0] = windowDx; dy[0] = rowDy; runFirst[0] = first; runEnd[0] = last
-                    case 1: pixels.1 = address; dx[1] = windowDx; dy[1] = rowDy; runFirst[1] = first; runEnd[1] = last
-                    case 2: pixels.2 = address; dx[2] = windowDx; dy[2] = rowDy; runFirst[2] = first; runEnd[2] = last
-                    default: pixels.3 = address; dx[3] = windowDx; dy[3] = rowDy; runFirst[3] = first; runEnd[3] = last
+                    case 0: pixels.0 = address; dx[0] = windowDx; dy[0] = rowDy
+                    case 1: pixels.1 = address; dx[1] = windowDx; dy[1] = rowDy
+                    case 2: pixels.2 = address; dx[2] = windowDx; dy[2] = rowDy
+                    default: pixels.3 = address; dx[3] = windowDx; dy[3] = rowDy
                     }
                     queued += 1
                     if queued == 4 {
-                        paintQuarters(4, pixels, dx, dy, runFirst, runEnd, lanes, source)
+                        paintQuarters(4, pixels, dx, dy, runLanes, lanes, source)
                         queued = 0
+                        runLanes = 0
                     }
                     x = window + quarterWidth
                 }
@@ -127,7 +131,7 @@ func fillAnnulus(
         }
         blockRow += 8
     }
-    if queued > 0 { paintQuarters(queued, pixels, dx, dy, runFirst, runEnd, lanes, source) }
+    if queued > 0 { paintQuarters(queued, pixels, dx, dy, runLanes, lanes, source) }
     prefetchSink ^= touched
 }
 
@@ -186,13 +190,13 @@ struct EdgeRuns {
 }
 
 /// Blends `count` queued windows as one sixteen-lane vector: coverage, source-over, then each
-/// lane stored back as loaded where it lies outside its run or has zero coverage. Unused slots
-/// load the first window again and are not stored.
+/// lane stored back as loaded where it lies outside its run (bit i of `runLanes` clear) or has
+/// zero coverage. Unused slots load the first window again and are not stored.
 @inlinable @inline(__always)
 func paintQuarters(
     _ count: Int,
     _ pixels: (UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer),
-    _ dx: SIMD4<Float>, _ dy: SIMD4<Float>, _ runFirst: SIMD4<Int32>, _ runEnd: SIMD4<Int32>, _ lanes: CircleLanes,
+    _ dx: SIMD4<Float>, _ dy: SIMD4<Float>, _ runLanes: Int32, _ lanes: CircleLanes,
     _ source: SourceColor
 ) {
     let laneOffset = LaneFloats(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3)
@@ -207,7 +211,7 @@ func paintQuarters(
         highHalf: SIMD8(
             lowHalf: p2.loadUnaligned(as: SIMD4<UInt32>.self), highHalf: p3.loadUnaligned(as: SIMD4<UInt32>.self)))
     let after = blend(before, source, alpha: coverage * source.alpha)
-    let keep = outsideLanes(first: spreadQuarters(runFirst), end: spreadQuarters(runEnd)) | zeroLanes(coverage)
+    let keep = lanesNotIn(runLanes) | zeroLanes(coverage)
     let result = (after & ~keep) | (before & keep)
     p0.storeBytes(of: result.lowHalf.lowHalf, as: SIMD4<UInt32>.self)
     if count > 1 { p1.storeBytes(of: result.lowHalf.highHalf, as: SIMD4<UInt32>.self) }

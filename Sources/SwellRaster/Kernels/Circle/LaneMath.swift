@@ -32,13 +32,12 @@ func flippedWhereNegative(_ x: LaneFloats, _ sign: LaneFloats) -> LaneFloats {
     return unsafeBitCast(unsafeBitCast(x, to: PixelVector.self) ^ signBit, to: LaneFloats.self)
 }
 
-/// All-ones in lanes whose index within its window (0...3, four times) lies outside
-/// [first, end), zeros inside: the sign of (i − first) | (end − 1 − i), spread by a shift.
+/// All-ones in lanes whose bit in `mask` is clear, zeros where it is set: each lane's bit
+/// isolated (0 or a positive power of two) minus one, its sign spread by a shift.
 @inlinable @inline(__always)
-func outsideLanes(first: LaneInts, end: LaneInts) -> PixelVector {
-    let index = LaneInts(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3)
-    let outside = ((index &- first) | ((end &- 1) &- index)) &>> 31
-    return unsafeBitCast(outside, to: PixelVector.self)
+func lanesNotIn(_ mask: Int32) -> PixelVector {
+    let bits = LaneInts(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768)
+    return unsafeBitCast(((LaneInts(repeating: mask) & bits) &- 1) &>> 31, to: PixelVector.self)
 }
 
 /// All-ones in lanes whose coverage is exactly +0 (coverage is never negative): such pixels are
