@@ -26,7 +26,8 @@ import Testing
             let (cx, cy) = centreCrossingFrame(radius: radius, width: frame.width, height: frame.height, &random)
             let shape = Shape.disc(Disc(centerX: cx, centerY: cy, radius: radius))
             let color = Color(
-                r: random.uniform(0...1), g: random.uniform(0...1), b: random.uniform(0...1), a: random.uniform(0.05...1))
+                r: random.uniform(0...1), g: random.uniform(0...1), b: random.uniform(0...1),
+                a: random.uniform(0.05...1))
             let background = (0..<(frame.width * frame.height)).map { _ in UInt32(truncatingIfNeeded: random.next()) }
             let mismatches = compositeMismatches(
                 shape: shape, color: color, background: background, width: frame.width, height: frame.height,
@@ -38,8 +39,9 @@ import Testing
     @Test func opaqueDiscFillsItsInteriorWithTheExactColour() {
         let buffer = PixelBuffer(width: 97, height: 61)
         let color = Color(r: 0.2, g: 0.4, b: 0.6)
-        draw(DrawCommand(.disc(Disc(centerX: 48.5, centerY: 30.5, radius: 25)), color: color), on: buffer.surface,
-             within: buffer.surface.bounds)
+        draw(
+            DrawCommand(.disc(Disc(centerX: 48.5, centerY: 30.5, radius: 25)), color: color), on: buffer.surface,
+            within: buffer.surface.bounds)
         #expect(buffer.surface.pixel(x: 48, y: 30) == color.opaquePixel)
         #expect(buffer.surface.pixel(x: 30, y: 30) == color.opaquePixel)
         #expect(buffer.surface.pixel(x: 2, y: 2) == 0)
@@ -47,7 +49,8 @@ import Testing
 
     @Test func radiusZeroOrNegativeDrawsNothing() {
         for radius in [0.0, -0.0, -4] {
-            let map = CoverageMap.drawnByKernel(.disc(Disc(centerX: 30, centerY: 20, radius: radius)), width: 64, height: 48)
+            let map = CoverageMap.drawnByKernel(
+                .disc(Disc(centerX: 30, centerY: 20, radius: radius)), width: 64, height: 48)
             #expect(map.values.allSatisfy { $0 == 0 }, "radius \(radius)")
         }
     }
@@ -71,14 +74,17 @@ import Testing
                 #expect(error.maximum <= 0.05 && error.meanOverEdges <= 0.005, "\(shape): \(error)")
             }
         }
-        let covering = CoverageMap.drawnByKernel(.disc(Disc(centerX: 32, centerY: 24, radius: 1e7)), width: 64, height: 48)
+        let covering = CoverageMap.drawnByKernel(
+            .disc(Disc(centerX: 32, centerY: 24, radius: 1e7)), width: 64, height: 48)
         #expect(covering.values.allSatisfy { $0 == 1 })
     }
 
     @Test func notANumberOrInfinityDrawsNothing() {
         for value in [Double.nan, .infinity, -.infinity] {
-            for disc in [Disc(centerX: value, centerY: 20, radius: 10), Disc(centerX: 30, centerY: value, radius: 10),
-                         Disc(centerX: 30, centerY: 20, radius: value)] {
+            for disc in [
+                Disc(centerX: value, centerY: 20, radius: 10), Disc(centerX: 30, centerY: value, radius: 10),
+                Disc(centerX: 30, centerY: 20, radius: value),
+            ] {
                 let map = CoverageMap.drawnByKernel(.disc(disc), width: 64, height: 48)
                 #expect(map.values.allSatisfy { $0 == 0 }, "\(disc)")
             }

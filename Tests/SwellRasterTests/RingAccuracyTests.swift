@@ -14,8 +14,14 @@ extension Double {
     var log2Value: Double {
         var exponent = 0.0
         var mantissa = self
-        while mantissa >= 2 { mantissa /= 2; exponent += 1 }
-        while mantissa < 1 { mantissa *= 2; exponent -= 1 }
+        while mantissa >= 2 {
+            mantissa /= 2
+            exponent += 1
+        }
+        while mantissa < 1 {
+            mantissa *= 2
+            exponent -= 1
+        }
         // log2(m) for m in [1, 2) by the series of atanh: log2(m) = 2·atanh((m−1)/(m+1))/ln 2.
         let t = (mantissa - 1) / (mantissa + 1)
         var term = t
@@ -156,7 +162,8 @@ struct ErrorSummary: CustomStringConvertible {
             let frame = circleTestFrames[index % circleTestFrames.count]
             let shape = Shape.ring(randomRing(width: frame.width, height: frame.height, &random))
             let color = Color(
-                r: random.uniform(0...1), g: random.uniform(0...1), b: random.uniform(0...1), a: random.uniform(0.05...1))
+                r: random.uniform(0...1), g: random.uniform(0...1), b: random.uniform(0...1),
+                a: random.uniform(0.05...1))
             let background = (0..<(frame.width * frame.height)).map { _ in UInt32(truncatingIfNeeded: random.next()) }
             let mismatches = compositeMismatches(
                 shape: shape, color: color, background: background, width: frame.width, height: frame.height,
@@ -182,8 +189,10 @@ struct ErrorSummary: CustomStringConvertible {
     }
 
     @Test func radiusZeroIsADiscOfHalfTheWidth() {
-        let ring = CoverageMap.drawnByKernel(.ring(Ring(centerX: 30.3, centerY: 20.6, radius: 0, width: 9)), width: 64, height: 48)
-        let disc = CoverageMap.drawnByKernel(.disc(Disc(centerX: 30.3, centerY: 20.6, radius: 4.5)), width: 64, height: 48)
+        let ring = CoverageMap.drawnByKernel(
+            .ring(Ring(centerX: 30.3, centerY: 20.6, radius: 0, width: 9)), width: 64, height: 48)
+        let disc = CoverageMap.drawnByKernel(
+            .disc(Disc(centerX: 30.3, centerY: 20.6, radius: 4.5)), width: 64, height: 48)
         #expect(ring.values == disc.values)
         #expect(ring.values.contains { $0 == 1 })
     }
@@ -201,9 +210,12 @@ struct ErrorSummary: CustomStringConvertible {
     }
 
     @Test func radiiFarLargerThanTheFrameMatchTheReference() {
-        for radius in [1e5, 1e7] {
-            for (dx, dy, width) in [(-radius + 30.25, 20.5, 2.0), (30 - 0.6 * radius, 20 + 0.8 * radius, 5.0),
-                (31, radius + 24.3, 0.1)] {
+        // 8000 and 8190 are the largest radii of the Float lanes; 8200 is just past them.
+        for radius in [8000, 8190, 8200, 1e5, 1e7] {
+            for (dx, dy, width) in [
+                (-radius + 30.25, 20.5, 2.0), (30 - 0.6 * radius, 20 + 0.8 * radius, 5.0),
+                (31, radius + 24.3, 0.1),
+            ] {
                 let shape = Shape.ring(Ring(centerX: dx, centerY: dy, radius: radius, width: width))
                 let error = kernelCoverageError(shape, width: 64, height: 48)
                 #expect(error.edgePixels > 0, "\(shape) should cross the frame")
@@ -216,8 +228,9 @@ struct ErrorSummary: CustomStringConvertible {
         var random = SeededRandom(seed: 0x5355_4250)
         for _ in 0..<40 {
             let shape = Shape.ring(
-                Ring(centerX: random.uniform(0...64), centerY: random.uniform(0...48), radius: random.uniform(0.2...60),
-                     width: random.uniform(0.01...0.3)))
+                Ring(
+                    centerX: random.uniform(0...64), centerY: random.uniform(0...48), radius: random.uniform(0.2...60),
+                    width: random.uniform(0.01...0.3)))
             let error = kernelCoverageError(shape, width: 64, height: 48)
             #expect(error.maximum <= 0.05 && error.meanOverEdges <= 0.005, "\(shape): \(error)")
         }
@@ -225,7 +238,8 @@ struct ErrorSummary: CustomStringConvertible {
 
     @Test func zeroOrNegativeWidthDrawsNothing() {
         for width in [0.0, -0.0, -3] {
-            let map = CoverageMap.drawnByKernel(.ring(Ring(centerX: 30, centerY: 20, radius: 10, width: width)), width: 64, height: 48)
+            let map = CoverageMap.drawnByKernel(
+                .ring(Ring(centerX: 30, centerY: 20, radius: 10, width: width)), width: 64, height: 48)
             #expect(map.values.allSatisfy { $0 == 0 }, "width \(width)")
         }
     }
@@ -234,8 +248,10 @@ struct ErrorSummary: CustomStringConvertible {
         let bad = [Double.nan, .infinity, -.infinity, .signalingNaN]
         for value in bad {
             let rings = [
-                Ring(centerX: value, centerY: 20, radius: 10, width: 2), Ring(centerX: 30, centerY: value, radius: 10, width: 2),
-                Ring(centerX: 30, centerY: 20, radius: value, width: 2), Ring(centerX: 30, centerY: 20, radius: 10, width: value),
+                Ring(centerX: value, centerY: 20, radius: 10, width: 2),
+                Ring(centerX: 30, centerY: value, radius: 10, width: 2),
+                Ring(centerX: 30, centerY: 20, radius: value, width: 2),
+                Ring(centerX: 30, centerY: 20, radius: 10, width: value),
             ]
             for ring in rings {
                 let map = CoverageMap.drawnByKernel(.ring(ring), width: 64, height: 48)
@@ -285,14 +301,19 @@ struct ErrorSummary: CustomStringConvertible {
         var random = SeededRandom(seed: 0x5354_5244)
         for index in 0..<60 {
             let ring = randomRing(width: width, height: height, &random)
-            let shape: Shape = index % 4 == 0 ? .disc(Disc(centerX: ring.centerX, centerY: ring.centerY, radius: ring.radius)) : .ring(ring)
-            let command = DrawCommand(shape, color: Color(r: 0.9, g: 0.3, b: random.uniform(0...1), a: random.uniform(0.2...1)))
+            let shape: Shape =
+                index % 4 == 0
+                ? .disc(Disc(centerX: ring.centerX, centerY: ring.centerY, radius: ring.radius)) : .ring(ring)
+            let command = DrawCommand(
+                shape, color: Color(r: 0.9, g: 0.3, b: random.uniform(0...1), a: random.uniform(0.2...1)))
             draw(command, on: padded, within: padded.bounds)
             draw(command, on: packed.surface, within: packed.surface.bounds)
         }
         let bytes = memory.assumingMemoryBound(to: UInt8.self)
         for j in 0..<height {
-            for offset in (width * 4)..<stride { #expect(bytes[j * stride + offset] == 0xA5, "row \(j) byte \(offset)") }
+            for offset in (width * 4)..<stride {
+                #expect(bytes[j * stride + offset] == 0xA5, "row \(j) byte \(offset)")
+            }
             for i in 0..<width { #expect(padded.row(j)[i] == packed.surface.row(j)[i], "pixel \(i), \(j)") }
         }
     }

@@ -26,7 +26,8 @@ import Testing
                 radius: try #require(op["radius"] as? Double), width: try #require(op["width"] as? Double))
             commands.append(DrawCommand(.ring(ring), color: Color(r: color[0], g: color[1], b: color[2], a: color[3])))
         }
-        return Frame(width: width, height: height, background: Color(r: clear[0], g: clear[1], b: clear[2]), commands: commands)
+        return Frame(
+            width: width, height: height, background: Color(r: clear[0], g: clear[1], b: clear[2]), commands: commands)
     }
 
     /// The reference composite of `frame` over the tile [x0, x0+size) x [y0, y0+size): packed
@@ -106,7 +107,9 @@ import Testing
     @Test(arguments: ["ripples-1000.json", "ripples-60.json"], [false, true])
     func benchListMatchesTheReference(_ name: String, recoloured: Bool) throws {
         let (mean, maximum) = try RingBenchListTests.compare(name, recoloured: recoloured)
-        print("\(name)\(recoloured ? " recoloured" : ""): mean channel error \(mean)/255, largest \(maximum)/255 over four 256x256 tiles")
+        print(
+            "\(name)\(recoloured ? " recoloured" : ""): mean channel error \(mean)/255, largest \(maximum)/255 over four 256x256 tiles"
+        )
         #expect(mean <= 0.5, "\(name): mean channel error \(mean)/255")
         // A pixel's error can add up over the ~100 ops that cross it (each rounded to 8 bits).
         #expect(maximum <= 8, "\(name): largest channel error \(maximum)/255")

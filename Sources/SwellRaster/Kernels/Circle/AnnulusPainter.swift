@@ -77,7 +77,8 @@ func fillAnnulus(
             var edges = EdgeRuns(start: touchStart)
             if touchesInner {
                 edges.takeOut(fullStart, min(innerStart, fullEnd), limit: touchEnd, shortest: shortestFullSpan)
-                edges.takeOut(Int(spans.holeStart[lane]), Int(spans.holeEnd[lane]), limit: touchEnd, shortest: quarterWidth)
+                edges.takeOut(
+                    Int(spans.holeStart[lane]), Int(spans.holeEnd[lane]), limit: touchEnd, shortest: quarterWidth)
                 edges.takeOut(max(innerEnd, fullStart), fullEnd, limit: touchEnd, shortest: shortestFullSpan)
             } else {
                 edges.takeOut(fullStart, fullEnd, limit: touchEnd, shortest: shortestFullSpan)
@@ -114,10 +115,22 @@ func fillAnnulus(
                     let inRun = ((1 &<< upTo) &- 1) & ~((1 &<< Int32(truncatingIfNeeded: x - window)) &- 1)
                     runLanes |= inRun &<< Int32(truncatingIfNeeded: 4 &* queued)
                     switch queued {
-                    case 0: pixels.0 = address; dx[0] = windowDx; dy[0] = rowDy
-                    case 1: pixels.1 = address; dx[1] = windowDx; dy[1] = rowDy
-                    case 2: pixels.2 = address; dx[2] = windowDx; dy[2] = rowDy
-                    default: pixels.3 = address; dx[3] = windowDx; dy[3] = rowDy
+                    case 0:
+                        pixels.0 = address
+                        dx[0] = windowDx
+                        dy[0] = rowDy
+                    case 1:
+                        pixels.1 = address
+                        dx[1] = windowDx
+                        dy[1] = rowDy
+                    case 2:
+                        pixels.2 = address
+                        dx[2] = windowDx
+                        dy[2] = rowDy
+                    default:
+                        pixels.3 = address
+                        dx[3] = windowDx
+                        dy[3] = rowDy
                     }
                     queued += 1
                     if queued == 4 {
