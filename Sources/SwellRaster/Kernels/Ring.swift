@@ -19,14 +19,19 @@
 // - SIMD codegen: no `.replacing`, `pointwiseMin` or mask casts (LaneMath.swift explains),
 //   no float→int conversions from the standard library; sqrt sees a non-negative argument.
 //
-// Measured (2-core shared AMD EPYC, AVX-512, one core, thread CPU time, machine under load
-// from other builds: figures vary ±30 %):
-// - ripples-1000 (1920x1080, 1000 rings 2 px wide): median 24–36 ms a frame tuned
-//   (`-Xswiftc -target-cpu -Xswiftc native`), ~74 ms portable default build, same pixels.
-//   Of the tuned figure ~14 ms is waiting for frame memory (the same ops drawn twice in a row
-//   take ~22 ms for the second pass); rendering in 32–64-row bands gains ~15 %.
-// - Accuracy against the sub-row reference: coverage error <= 0.0035 on any pixel (8-bit
-//   quantisation included) and <= 0.002 mean over edge pixels in every random test case.
+// Measured (2-core shared AMD EPYC with AVX-512, one core, thread CPU time, medians over 40
+// frames; the machine was loaded by other builds, so figures vary by ±30 % between runs):
+// - ripples-1000 (1920x1080, 1000 rings 2 px wide): 24–41 ms a frame tuned
+//   (`swift build -c release -Xswiftc -target-cpu -Xswiftc native`), ~72 ms in the portable
+//   default build, identical pixels. Drawing every op twice in a row costs ~22 ms more, so about
+//   a third of a frame is waiting for frame memory: rendering the list in 64-row bands (each op
+//   clipped to the band) took 26 ms when the plain render took 39–41 ms.
+// - ripples-60: ~1.9 ms tuned, ~4.4 ms portable.
+// - Short of the 8 ms goal; the vector block is ~130 zmm instructions for 16 pixels, and each
+//   row costs its span arithmetic and bookkeeping (457k rows, 285k vectors in ripples-1000).
+// - Accuracy against the sub-row reference (RingAccuracyTests, DiscAccuracyTests): coverage
+//   error <= 0.0035 on any pixel (8-bit quantisation included) and <= 0.002 mean over edge
+//   pixels in every random case; the model alone errs by ~0.0015.
 
 /// Composites an anti-aliased ring: points whose distance from the centre lies within
 /// radius ± width/2 (inner radius clamped at 0, so radius < width/2 gives a disc).
