@@ -39,24 +39,10 @@ func fillAnnulus(
     var dy = SIMD4<Float>(repeating: 0)
     var runLanes: Int32 = 0
 
-    // The next block's rows are touched (one load at each end of each row's span) while this
-    // block is painted: without it, waiting for the pixels blended was half the time. Issued
-    // together, the sixteen misses overlap one another and this block's arithmetic. The loaded
-    // values go to `prefetchSink` so the loads are not dropped.
-    var touched: UInt32 = 0
     var blockRow = firstRow
-    var aheadSpans = RowSpans(
-        firstRow: blockRow, centerX: centerX, centerY: centerY, outer: outer, inner: inner, clip: area)
     while blockRow < endRow {
-        let spans = aheadSpans
-        aheadSpans = RowSpans(
-            firstRow: blockRow + 8, centerX: centerX, centerY: centerY, outer: outer, inner: inner, clip: area)
-        for lane in 0..<max(0, min(8, endRow - blockRow - 8)) {
-            let aheadRow = surface.row(blockRow + 8 + lane)
-            let start = max(Int(aheadSpans.touchStart[lane]), area.x0)
-            let end = min(Int(aheadSpans.touchEnd[lane]), area.x1)
-            if start < end { touched ^= aheadRow[start] ^ aheadRow[end - 1] }
-        }
+        let spans = RowSpans(
+            firstRow: blockRow, centerX: centerX, centerY: centerY, outer: outer, inner: inner, clip: area)
         for lane in 0..<min(8, endRow - blockRow) {
             let y = blockRow + lane
             let touchStart = max(Int(spans.touchStart[lane]), area.x0)
@@ -145,11 +131,7 @@ func fillAnnulus(
         blockRow += 8
     }
     if queued > 0 { paintQuarters(queued, pixels, dx, dy, runLanes, lanes, source) }
-    prefetchSink ^= touched
 }
-
-/// Where the row touches' loaded values go (see `fillAnnulus`); never read.
-@usableFromInline nonisolated(unsafe) var prefetchSink: UInt32 = 0
 
 /// The width of a window, in pixels: four windows fill a vector.
 @inlinable @inline(__always) var quarterWidth: Int { 4 }
