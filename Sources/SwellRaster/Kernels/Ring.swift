@@ -22,11 +22,11 @@
 // Measured (2-core shared AMD EPYC with AVX-512, one core, thread CPU time, medians over 40
 // frames; the machine was loaded by other builds, so figures vary by ±30 % between runs):
 // - ripples-1000 (1920x1080, 1000 rings 2 px wide): 24–41 ms a frame tuned
-//   (`swift build -c release -Xswiftc -target-cpu -Xswiftc native`), ~72 ms in the portable
+//   (`swift build -c release -Xswiftc -target-cpu -Xswiftc native`), 65–72 ms in the portable
 //   default build, identical pixels. Drawing every op twice in a row costs ~22 ms more, so about
 //   a third of a frame is waiting for frame memory: rendering the list in 64-row bands (each op
 //   clipped to the band) took 26 ms when the plain render took 39–41 ms.
-// - ripples-60: ~1.9 ms tuned, ~4.4 ms portable.
+// - ripples-60: 1.6–1.9 ms tuned, ~4.4 ms portable.
 // - Short of the 8 ms goal; the vector block is ~130 zmm instructions for 16 pixels, and each
 //   row costs its span arithmetic and bookkeeping (457k rows, 285k vectors in ripples-1000).
 // - Accuracy against the sub-row reference (RingAccuracyTests, DiscAccuracyTests): coverage
