@@ -4,7 +4,8 @@
 
 /// Every verb of `swell`, in the order `swell --help` lists them. Each lives in Commands/.
 let verbs: [Verb] = [
-    renderVerb
+    renderVerb,
+    benchVerb,
 ]
 
 /// Writes one message to standard error (unbuffered, so it is never lost on exit).
@@ -16,7 +17,8 @@ func printError(_ message: String) {
 }
 
 func overview() -> String {
-    var text = "usage: swell VERB [ARGUMENTS] [--help]\n\nSwell draws waves, ripples and elastic shapes for Linux kiosk screens.\n\nverbs:\n"
+    var text =
+        "usage: swell VERB [ARGUMENTS] [--help]\n\nSwell draws waves, ripples and elastic shapes for Linux kiosk screens.\n\nverbs:\n"
     for verb in verbs { text += "  " + verb.name.padding(to: 10) + verb.summary + "\n" }
     return text
 }

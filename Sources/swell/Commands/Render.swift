@@ -18,6 +18,7 @@ let renderVerb = Verb(
     options: [
         .option("output", "FILE", "where to write (-o); .raw or .png"),
         .option("repeat", "N", "render N times and print median_ms and p95_ms"),
+        .option("threads", "N", "render bands on N threads (default: one per core)"),
     ],
     run: runRender)
 
@@ -37,7 +38,11 @@ enum ImageFileKind {
 
 private func runRender(_ arguments: ParsedArguments) throws -> Int32 {
     guard arguments.positional.count == 1 else {
-        throw CommandFailure(ExitStatus.usage, arguments.positional.isEmpty ? "missing the draw list (LIST.json)" : "expected one draw list, got \(arguments.positional.count) arguments")
+        throw CommandFailure(
+            ExitStatus.usage,
+            arguments.positional.isEmpty
+                ? "missing the draw list (LIST.json)"
+                : "expected one draw list, got \(arguments.positional.count) arguments")
     }
     let repeats = try arguments.integer("repeat", default: 0, in: 1...1_000_000)
     let outputPath = arguments["output"]
@@ -46,18 +51,22 @@ private func runRender(_ arguments: ParsedArguments) throws -> Int32 {
     }
     let kind = try outputPath.map { try ImageFileKind(path: $0) }
     let frame = try loadFrame(arguments.positional[0])
+    let threads = try arguments.integer("threads", default: onlineCores(), in: 1...256)
+    let renderer = FrameRenderer(threads: threads)
     let buffer = PixelBuffer(width: frame.width, height: frame.height)
-    render(frame, into: buffer.surface)
+    renderer.render(frame, into: buffer.surface)
     if repeats > 0 {
         var milliseconds = [Double]()
         milliseconds.reserveCapacity(repeats)
         for _ in 0..<repeats {
             let start = monotonicSeconds()
-            render(frame, into: buffer.surface)
+            renderer.render(frame, into: buffer.surface)
             milliseconds.append((monotonicSeconds() - start) * 1000)
         }
         milliseconds.sort()
-        print("median_ms=\(formatMilliseconds(percentile(milliseconds, 0.5))) p95_ms=\(formatMilliseconds(percentile(milliseconds, 0.95)))")
+        print(
+            "median_ms=\(formatMilliseconds(percentile(milliseconds, 0.5))) p95_ms=\(formatMilliseconds(percentile(milliseconds, 0.95)))"
+        )
     }
     if let outputPath, let kind {
         try writeImage(buffer.surface, to: outputPath, as: kind)
