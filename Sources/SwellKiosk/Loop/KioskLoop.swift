@@ -1,0 +1,89 @@
+import SwellRaster
+
+/// Why a loop ended.
+public enum LoopEnd: Sendable, Equatable {
+    /// SIGINT, SIGTERM or SIGHUP (the number).
+    case signal(Int32)
+    /// The time limit passed.
+    case timeUp
+}
+
+/// The kiosk's main loop: input → scene → render → present, paced by the display, and a clean
+/// restore whatever ends it.
+///
+/// While the scene is animating it renders a frame per refresh (`present()` paces). When the scene
+/// says it is idle and nothing is touching, the loop sleeps in `poll` on the input devices and the
+/// signal pipe — no timers, no CPU — until a touch, a hotplug or a stop signal wakes it.
+public final class KioskLoop {
+    public let presenter: any Presenter
+    public let input: InputMonitor?
+    public let console: VTConsole?
+    private let signalPipe: FileDescriptor
+
+    /// Installs the stop-signal handlers. Pass the presenter already opened; the console is
+    /// restored together with the presenter.
+    public init(presenter: any Presenter, input: InputMonitor?, console: VTConsole?) throws(KioskError) {
+        self.presenter = presenter
+        self.input = input
+        self.console = console
+        signalPipe = try StopSignals.install()
+    }
+
+    /// Runs until a stop signal, or until `seconds` have passed.
+    ///
+    /// - Parameters:
+    ///   - render: draws the frame for `time` (seconds since the loop started) into the surface.
+    ///   - handle: receives each touch event before the frame it affects is rendered.
+    ///   - isIdle: whether the picture at `time` would be the same as the last one shown, so no frame is needed.
+    ///   - shown: called once, after the first frame is on the display.
+    /// The presenter and console are restored before this returns or throws.
+    public func run(
+        seconds: Double? = nil,
+        render: (Double, PixelSurface) -> Void,
+        handle: (TouchEvent) -> Void = { _ in },
+        isIdle: (Double) -> Bool = { _ in false },
+        shown: () -> Void = {}
+    ) throws(KioskError) -> LoopEnd {
+        defer { restore() }
+        let start = monotonicSeconds()
+        let deadline = seconds.map { start + $0 }
+        var frameNeeded = true
+        var firstShown = false
+        while true {
+            if let signal = StopSignals.received { return .signal(signal) }
+            let now = monotonicSeconds()
+            if let deadline, now >= deadline { return .timeUp }
+            if let input {
+                for event in input.poll() {
+                    handle(event)
+                    frameNeeded = true
+                }
+            }
+            let time = monotonicSeconds() - start
+            if frameNeeded || !isIdle(time) {
+                render(time, presenter.shadow.surface)
+                try presenter.present()
+                frameNeeded = false
+                if !firstShown {
+                    firstShown = true
+                    shown()
+                }
+                continue
+            }
+            // Idle: sleep until input, a hotplug, a signal or the time limit.
+            var timeout: Double? = input?.maximumSleep
+            if let deadline {
+                let left = max(0, deadline - monotonicSeconds())
+                timeout = min(timeout ?? left, left)
+            }
+            let milliseconds = timeout.map { Int32(min($0 * 1000 + 1, 2_000_000_000)) } ?? -1
+            _ = waitForReadable([signalPipe] + (input?.descriptors ?? []), timeoutMilliseconds: milliseconds)
+        }
+    }
+
+    /// Puts the display and console back (also done automatically when `run` ends).
+    public func restore() {
+        presenter.restore()
+        console?.restore()
+    }
+}
