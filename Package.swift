@@ -43,7 +43,7 @@ let package = Package(
 
         .testTarget(name: "SwellRasterTests", dependencies: ["SwellRaster", "SwellDrawList"]),
         .testTarget(name: "SwellDrawListTests", dependencies: ["SwellDrawList", "SwellJSON"]),
-        .testTarget(name: "SwellCLITests", dependencies: ["SwellOutput", "SwellRaster"]),
+        .testTarget(name: "SwellCLITests", dependencies: ["swell", "SwellOutput", "SwellRaster", "SwellDrawList"]),
         .testTarget(name: "SwellKioskTests", dependencies: ["SwellKiosk", "SwellRaster"]),
     ]
 )
