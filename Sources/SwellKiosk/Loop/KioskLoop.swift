@@ -29,7 +29,7 @@ public final class KioskLoop {
         signalPipe = try StopSignals.install()
     }
 
-    /// Runs until a stop signal, or until `seconds` have passed.
+    /// Runs until a stop signal, or until `seconds` have passed (at least one frame is shown).
     ///
     /// - Parameters:
     ///   - render: draws the frame for `time` (seconds since the loop started) into the surface.
@@ -52,7 +52,8 @@ public final class KioskLoop {
         while true {
             if let signal = StopSignals.received { return .signal(signal) }
             let now = monotonicSeconds()
-            if let deadline, now >= deadline { return .timeUp }
+            // The first frame always goes up, even with a zero time limit.
+            if let deadline, firstShown, now >= deadline { return .timeUp }
             if let input {
                 for event in input.poll() {
                     handle(event)
