@@ -77,6 +77,22 @@ public struct EvdevDecoder: Sendable {
         pointerY = Double(mapping.panelHeight) / 2
     }
 
+    /// Seeds the position of a single-contact device with the axes' current values (EVIOCGABS).
+    /// evdev only sends values that changed, so after a restart a tap where the pointer already
+    /// was arrives as a button press alone and would otherwise have no position.
+    public mutating func seedPosition(x: Int32, y: Int32) {
+        switch kind {
+        case .singleTouch, .absolutePointer:
+            contacts[0].x = x
+            contacts[0].y = y
+            contacts[0].reportedX = x
+            contacts[0].reportedY = y
+            contacts[0].positionKnown = true
+        case .multitouch, .mouse:
+            break
+        }
+    }
+
     /// Whether any contact is down (as last reported).
     public var isTouching: Bool { contacts.contains(where: \.reportedDown) || pointerReportedDown }
 

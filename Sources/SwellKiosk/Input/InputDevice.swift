@@ -22,7 +22,15 @@ final class InputDevice {
         var nameBytes = [CChar](repeating: 0, count: 256)
         _ = swell_evdev_get_name(fd.rawValue, &nameBytes, UInt32(nameBytes.count))
         let name = String(decoding: nameBytes.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return InputDevice(path: path, name: name, fd: fd, decoder: EvdevDecoder(kind: kind, mapping: mapping))
+        var decoder = EvdevDecoder(kind: kind, mapping: mapping)
+        var x = input_absinfo()
+        var y = input_absinfo()
+        if swell_evdev_get_abs(fd.rawValue, UInt32(EvdevCode.absX), &x) == 0,
+            swell_evdev_get_abs(fd.rawValue, UInt32(EvdevCode.absY), &y) == 0
+        {
+            decoder.seedPosition(x: x.value, y: y.value)
+        }
+        return InputDevice(path: path, name: name, fd: fd, decoder: decoder)
     }
 
     private init(path: String, name: String, fd: FileDescriptor, decoder: EvdevDecoder) {

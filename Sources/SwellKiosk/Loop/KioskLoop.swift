@@ -82,9 +82,14 @@ public final class KioskLoop {
         }
     }
 
-    /// Puts the display and console back (also done automatically when `run` ends).
+    /// Puts the console and the display back (also done automatically when `run` ends).
+    ///
+    /// The console goes first, while we are still DRM master: switching the VT to text makes
+    /// fbcon try to take the display back, which it can only do once no master holds the card.
+    /// Restoring the CRTC ourselves (then dropping master) is what a kiosk whose seat manager keeps
+    /// another fd open relies on, and this order makes the test of it honest.
     public func restore() {
-        presenter.restore()
         console?.restore()
+        presenter.restore()
     }
 }

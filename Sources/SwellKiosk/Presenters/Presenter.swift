@@ -61,8 +61,7 @@ public struct DisplayInfo: Sendable, Equatable {
     }
 
     public var description: String {
-        let hz = refreshHz.rounded() == refreshHz ? String(Int(refreshHz)) : String(Double(Int(refreshHz * 100)) / 100)
-        return "\(device) \(output) \(panelWidth)x\(panelHeight)@\(hz) (\(backend))"
+        return "\(device) \(output) \(panelWidth)x\(panelHeight)@\(Int(refreshHz.rounded())) (\(backend))"
     }
 }
 

@@ -38,8 +38,8 @@ private func runShow(_ arguments: ParsedArguments) throws -> Int32 {
     do {
         loop = try KioskLoop(presenter: presenter, input: nil, console: console)
     } catch {
-        presenter.restore()
         console?.restore()
+        presenter.restore()
         throw commandFailure(error)
     }
     let name = String(path.split(separator: "/").last ?? Substring(path))

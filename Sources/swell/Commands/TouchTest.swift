@@ -54,8 +54,8 @@ private func runTouchTest(_ arguments: ParsedArguments) throws -> Int32 {
     do {
         loop = try KioskLoop(presenter: presenter, input: input, console: console)
     } catch {
-        presenter.restore()
         console?.restore()
+        presenter.restore()
         throw commandFailure(error)
     }
     let end: LoopEnd

@@ -1,0 +1,260 @@
+"""The virtual-kiosk test suite: swell on a real kernel's DRM and fbdev drivers in QEMU.
+
+Usage: kiosk_tests.py BOOT_DIR HOST_SWELL WORK_DIR [--only NAME_SUBSTRING]
+Prints one PASS/FAIL line per case and "N passed, M failed"; exits 1 when any case failed.
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from kiosk_vm import (KioskVM, VMError, TABLET_MAX, centred, centroid_of_changes, compare, read_ppm,  # noqa: E402
+                      read_raw_xrgb, rotated_clockwise, write_png)
+
+boot_dir, host_swell, work_dir = sys.argv[1:4]
+only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
+bench_data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench-data")
+os.makedirs(work_dir, exist_ok=True)
+
+results = []
+timings = []
+
+
+def report(name, passed, detail):
+    results.append(passed)
+    print(f"{'PASS' if passed else 'FAIL'} {name}: {detail}", flush=True)
+
+
+def host_render(list_path, name):
+    """`swell render` on the host: the memory sink's picture of a draw list."""
+    out = os.path.join(work_dir, name + ".raw")
+    subprocess.run([host_swell, "render", list_path, "-o", out], check=True)
+    with open(list_path) as f:
+        frame = json.load(f)
+    return read_raw_xrgb(out, frame["width"], frame["height"])
+
+
+waves = host_render(os.path.join(bench_data, "waves.json"), "waves-reference")
+
+
+def matching_screendump(vm, name, expected, attempts=10):
+    """Screenshots until one matches `expected` exactly (virtio's fbdev emulation reaches the
+    screen a little after msync returns; see docs/kiosk.md). Returns (image, attempts used, diff)."""
+    for attempt in range(1, attempts + 1):
+        shot = vm.screendump(f"{name}-{attempt}")
+        differing, largest = compare(shot, expected)
+        if differing == 0:
+            return shot, attempt, (0, 0)
+        time.sleep(0.1)
+    write_png(shot, os.path.join(work_dir, name + "-actual.png"))
+    write_png(expected, os.path.join(work_dir, name + "-expected.png"))
+    return shot, attempts, (differing, largest)
+
+
+def crtc_state(vm):
+    """(crtc, fb, mode) of the connected connector from `swell displays` in the guest."""
+    status, lines = vm.sh("swell displays")
+    for line in lines:
+        match = re.search(r"^\s+(\S+) connected crtc=(\d+) fb=(\d+) mode=(\S+)", line)
+        if match:
+            return match.group(1), int(match.group(2)), int(match.group(3)), match.group(4)
+        match = re.search(r"^\s+(\S+) connected", line)
+        if match:
+            return match.group(1), None, 0, "off"  # connected, but no CRTC drives it: the display is off
+    raise VMError("swell displays shows no connected connector: " + " | ".join(lines))
+
+
+def start(vm, command, log, ready, timeout_tenths=900):
+    """Starts `command` in the background in the guest and waits for `ready` in its output."""
+    status, lines = vm.sh(
+        f"{command} >{log} 2>&1 & echo $! >{log}.pid; waitfor {log} '{ready}' {timeout_tenths}; "
+        f"r=$?; cat {log}; (exit $r)", timeout=timeout_tenths / 10 + 30)
+    if status != 0:
+        raise VMError(f"'{command}' did not print '{ready}': " + " | ".join(lines))
+    return lines
+
+
+def stop(vm, log):
+    """SIGTERM to the program started with `start`; returns (exit status, its whole output)."""
+    status, lines = vm.sh(f"kill -TERM $(cat {log}.pid); wait $(cat {log}.pid); echo status=$?; cat {log}")
+    exit_status = next((int(l.split("=")[1]) for l in lines if l.startswith("status=")), None)
+    return exit_status, lines
+
+
+def run_case(name, body):
+    if only and only not in name:
+        return
+    started = time.monotonic()
+    try:
+        passed, detail = body()
+    except (VMError, subprocess.CalledProcessError, OSError) as error:
+        passed, detail = False, str(error)
+    timings.append((name, time.monotonic() - started))
+    report(name, passed, detail + f" [{time.monotonic() - started:.1f} s]")
+
+
+def suite_for(device, width, height, extra):
+    tag = f"{device}-{width}x{height}"
+    if only and not any(only in f"{tag} {case}" for case in ["drm-show", "drm-restore", "fbdev-show", "touch",
+                                                               "rotate"]):
+        return
+    vm = KioskVM(boot_dir, os.path.join(work_dir, tag), device, width, height)
+    try:
+        boot = vm.boot()
+    except VMError as error:
+        report(f"{tag} boot", False, str(error))
+        vm.close()
+        return
+    timings.append((f"{tag} boot", boot))
+    driver = {"vga": "bochs-drm", "virtio": "virtio_gpu"}[device]
+    expected_show = centred(waves, width, height)
+    state = {}
+
+    def drm_show():
+        state["before"] = crtc_state(vm)
+        state["console"] = vm.screendump("console-before")
+        lines = start(vm, "swell show /data/waves.json --output drm", "/tmp/show.log", "swell: showing")
+        line = next(l for l in lines if "swell: showing" in l)
+        want = f"swell: showing waves.json on card0 {state['before'][0]} {width}x{height}@"
+        if want not in line or not line.endswith("(drm)"):
+            return False, f"unexpected line '{line}'"
+        shot, attempts, (differing, largest) = matching_screendump(vm, f"{tag}-drm-show", expected_show)
+        state["shown"] = shot
+        if differing:
+            return False, f"screenshot differs from swell render in {differing} pixels (max {largest}/255)"
+        return True, f"'{line}'; screendump == swell render (centred) exactly, attempt {attempts}, {driver}"
+
+    def drm_restore():
+        if "shown" not in state:
+            return False, "needs the drm-show case"
+        # A second open fd keeps the kernel from restoring fbcon by itself when swell closes its fd,
+        # as logind/seatd do on a real kiosk: only swell's own restore can bring the console back.
+        vm.sh("sleep 100000 3<>/dev/dri/card0 & echo $! >/tmp/holder.pid")
+        during = crtc_state(vm)
+        exit_status, lines = stop(vm, "/tmp/show.log")
+        after = crtc_state(vm)
+        shot = vm.screendump(f"{tag}-after-stop")
+        vm.sh("kill $(cat /tmp/holder.pid)")
+        before = state["before"]
+        problems = []
+        if exit_status != 0:
+            problems.append(f"exit status {exit_status}")
+        if not any("stopped by SIGTERM; display restored" in l for l in lines):
+            problems.append("no 'stopped by SIGTERM' line")
+        if during[2] == before[2]:
+            problems.append(f"fb did not change while showing ({during[2]})")
+        if after[1:] != before[1:]:
+            problems.append(f"after stop (crtc, fb, mode) = {after[1:]}, before = {before[1:]}"
+                            + (" (display left off)" if after[1] is None else ""))
+        back_to_console, _ = compare(shot, state["console"])
+        # The console's blinking cursor (one 8x16 cell) may differ between the two screenshots.
+        if back_to_console > 8 * 16:
+            problems.append(f"screen after stop differs from the console in {back_to_console} pixels")
+        if problems:
+            return False, "; ".join(problems)
+        return True, (f"SIGTERM → exit 0; with a second fd held, CRTC {after[1]} back on console fb {after[2]} "
+                      f"mode {after[3]} (was fb {during[2]} while showing); screen == console "
+                      f"({back_to_console} px differ: cursor)")
+
+    def fbdev_show():
+        lines = start(vm, "swell show /data/waves.json --output fbdev", "/tmp/fb.log", "swell: showing")
+        line = next(l for l in lines if "swell: showing" in l)
+        if f"{width}x{height}" not in line or not line.endswith("(fbdev)"):
+            return False, f"unexpected line '{line}'"
+        shot, attempts, (differing, largest) = matching_screendump(vm, f"{tag}-fbdev-show", expected_show)
+        exit_status, _ = stop(vm, "/tmp/fb.log")
+        if differing:
+            return False, f"screenshot differs from swell render in {differing} pixels (max {largest}/255)"
+        if exit_status != 0:
+            return False, f"exit status {exit_status} after SIGTERM"
+        return True, f"'{line}'; screendump == swell render exactly (attempt {attempts}); SIGTERM → exit 0"
+
+    def touch(rotation=0):
+        def body():
+            rotate = f" --rotate {rotation}" if rotation else ""
+            lines = start(vm, f"swell touch-test --output drm{rotate}", "/tmp/touch.log", "swell: touch-test on")
+            ready = next(l for l in lines if "touch-test on" in l)
+            if "/dev/input/event" not in ready:
+                return False, f"no input device found: '{ready}'"
+            # Tap at about (30 %, 60 %) of the panel.
+            vx, vy = round(0.3 * TABLET_MAX), round(0.6 * TABLET_MAX)
+            panel_x, panel_y = vx * width / (TABLET_MAX + 1), vy * height / (TABLET_MAX + 1)
+            logical_w, logical_h = (height, width) if rotation in (90, 270) else (width, height)
+            expect_x, expect_y = {0: (panel_x, panel_y), 90: (panel_y, logical_h - panel_x),
+                                  180: (logical_w - panel_x, logical_h - panel_y),
+                                  270: (logical_w - panel_y, panel_x)}[rotation]
+            vm.tap(vx, vy)
+            status, lines = vm.sh("waitfor /tmp/touch.log 'touch ended' 300; r=$?; cat /tmp/touch.log; (exit $r)")
+            began = next((l for l in lines if l.startswith("touch began")), None)
+            if status != 0 or began is None:
+                return False, "no touch reached the program: " + " | ".join(lines[-5:])
+            match = re.search(r"id=(\d+) x=(-?[\d.]+) y=(-?[\d.]+)", began)
+            got_x, got_y = float(match.group(2)), float(match.group(3))
+            if abs(got_x - expect_x) > 0.051 or abs(got_y - expect_y) > 0.051:
+                return False, f"'{began}' but expected x={expect_x:.2f} y={expect_y:.2f}"
+            # The reference: the same ring drawn by swell render from a draw list.
+            reference_list = os.path.join(work_dir, f"{tag}-touch-{rotation}.json")
+            with open(reference_list, "w") as f:
+                json.dump({"format": "drawlist/1", "name": "touch", "width": logical_w, "height": logical_h,
+                           "clear": [1, 1, 1], "ops": [{"op": "ring", "cx": expect_x, "cy": expect_y, "radius": 40,
+                                                         "width": 6, "color": [0.1, 0.3, 0.85, 1]}]}, f)
+            expected = rotated_clockwise(host_render(reference_list, f"{tag}-touch-{rotation}"), rotation)
+            shot, attempts, (differing, largest) = matching_screendump(vm, f"{tag}-touch-{rotation}", expected)
+            exit_status, _ = stop(vm, "/tmp/touch.log")
+            if differing:
+                return False, f"screenshot differs from swell render of the ring in {differing} px (max {largest})"
+            centre, count = centroid_of_changes(rotated_clockwise(shot, (360 - rotation) % 360), (255, 255, 255))
+            if count == 0:
+                return False, "no ring drawn (the screen is all white)"
+            if abs(centre[0] - expect_x) > 0.5 or abs(centre[1] - expect_y) > 0.5:
+                return False, f"ring centred at ({centre[0]:.2f}, {centre[1]:.2f}), tap at ({expect_x}, {expect_y})"
+            return True, (f"tablet tap ({vx}, {vy}) → '{began}'; ring of {count} px centred at "
+                          f"({centre[0]:.2f}, {centre[1]:.2f}); screendump == swell render exactly; exit {exit_status}")
+        return body
+
+    def rotate_show(rotation):
+        def body():
+            lines = start(vm, f"swell show /data/waves.json --output drm --rotate {rotation}", "/tmp/rot.log",
+                          "swell: showing")
+            logical = (height, width) if rotation in (90, 270) else (width, height)
+            expected = rotated_clockwise(centred(waves, *logical), rotation)
+            shot, attempts, (differing, largest) = matching_screendump(vm, f"{tag}-rotate-{rotation}", expected)
+            exit_status, _ = stop(vm, "/tmp/rot.log")
+            if differing:
+                return False, f"screenshot differs from the rotated render in {differing} pixels (max {largest})"
+            return True, f"picture turned {rotation}° in the scan-out copy == rotated swell render; exit {exit_status}"
+        return body
+
+    run_case(f"{tag} drm-show ({driver})", drm_show)
+    run_case(f"{tag} drm-restore ({driver})", drm_restore)
+    run_case(f"{tag} fbdev-show ({driver} fbdev emulation)", fbdev_show)
+    run_case(f"{tag} touch (virtio-tablet → {driver})", touch())
+    for kind, value in extra:
+        if kind == "rotate":
+            run_case(f"{tag} rotate-{value} ({driver})", rotate_show(value))
+        elif kind == "touch-rotate":
+            run_case(f"{tag} touch rotate-{value} ({driver})", touch(value))
+    vm.close()
+
+
+configs = [
+    ("vga", 1920, 1080, []),
+    ("virtio", 1920, 1080, []),
+    ("vga", 1280, 800, [("rotate", 270)]),
+    ("virtio", 1280, 800, [("rotate", 90), ("touch-rotate", 90)]),
+]
+suite_started = time.monotonic()
+for device, width, height, extra in configs:
+    suite_for(device, width, height, extra)
+for name, seconds in timings:
+    if name.endswith("boot"):
+        print(f"  time {name}: {seconds:.1f} s (QEMU start to the guest shell)")
+print(f"  suite time: {time.monotonic() - suite_started:.0f} s")
+passed = sum(results)
+failed = len(results) - passed
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed or not results else 0)
