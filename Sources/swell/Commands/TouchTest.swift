@@ -7,7 +7,8 @@ let touchTestVerb = Verb(
     synopsis: "[--output auto|drm|fbdev|memory] [--device PATH] [--connector NAME] [--mode WxH[@HZ]] [--rotate DEG] [--seconds S]",
     details: """
         A diagnostic for a kiosk's touch screen or pointer. Shows a white screen; every touch (or
-        click of an absolute or relative pointer) draws a blue ring centred where it began, and each
+        click of an absolute or relative pointer) draws a blue ring centred where it began, with a
+        red 1-pixel crosshair through the pixel it began in, and each
         touch prints a line such as 'touch began id=0 x=480.0 y=270.0' in picture pixels (rotation
         applied). Input devices are found in /dev/input by their capabilities (multitouch, single
         touch, tablets, mice) and may be plugged in or out while it runs. It prints
@@ -25,6 +26,18 @@ let touchTestVerb = Verb(
 let touchRingRadius = 40.0
 let touchRingWidth = 6.0
 let touchRingColor = Color(r: 0.1, g: 0.3, b: 0.85)
+/// Half the length of the crosshair arms drawn through the pixel a touch began in.
+let crosshairArm = 10
+
+/// A 1-pixel crosshair through the pixel containing (x, y): pixel-exact, so a screenshot shows
+/// exactly where the touch landed, whatever the antialiased ring looks like.
+func drawCrosshair(_ surface: PixelSurface, x: Double, y: Double) {
+    let px = Int(x.rounded(.down))
+    let py = Int(y.rounded(.down))
+    let ink = Color(r: 0.8, g: 0.1, b: 0.1)
+    clear(surface, color: ink, clip: ClipRect(x0: px - crosshairArm, y0: py, x1: px + crosshairArm + 1, y1: py + 1).intersection(surface.bounds))
+    clear(surface, color: ink, clip: ClipRect(x0: px, y0: py - crosshairArm, x1: px + 1, y1: py + crosshairArm + 1).intersection(surface.bounds))
+}
 
 private func runTouchTest(_ arguments: ParsedArguments) throws -> Int32 {
     guard arguments.positional.isEmpty else {
@@ -66,6 +79,7 @@ private func runTouchTest(_ arguments: ParsedArguments) throws -> Int32 {
                 clear(surface, color: .white, clip: surface.bounds)
                 for ring in rings {
                     draw(DrawCommand(.ring(ring), color: touchRingColor), on: surface, within: surface.bounds)
+                    drawCrosshair(surface, x: ring.centerX, y: ring.centerY)
                 }
             },
             handle: { event in
