@@ -6,6 +6,8 @@ public enum LoopEnd: Sendable, Equatable {
     case signal(Int32)
     /// The time limit passed.
     case timeUp
+    /// The frame limit was reached.
+    case frameLimit
 }
 
 /// The kiosk's main loop: input → scene → render → present, paced by the display, and a clean
@@ -29,7 +31,8 @@ public final class KioskLoop {
         signalPipe = try StopSignals.install()
     }
 
-    /// Runs until a stop signal, or until `seconds` have passed (at least one frame is shown).
+    /// Runs until a stop signal, until `seconds` have passed (at least one frame is shown), or
+    /// until `maximumFrames` frames were presented.
     ///
     /// - Parameters:
     ///   - render: draws the frame for `time` (seconds since the loop started) into the surface.
@@ -39,6 +42,7 @@ public final class KioskLoop {
     /// The presenter and console are restored before this returns or throws.
     public func run(
         seconds: Double? = nil,
+        maximumFrames: Int? = nil,
         render: (Double, PixelSurface) -> Void,
         handle: (TouchEvent) -> Void = { _ in },
         isIdle: (Double) -> Bool = { _ in false },
@@ -49,6 +53,7 @@ public final class KioskLoop {
         let deadline = seconds.map { start + $0 }
         var frameNeeded = true
         var firstShown = false
+        var frames = 0
         while true {
             if let signal = StopSignals.received { return .signal(signal) }
             let now = monotonicSeconds()
@@ -65,10 +70,12 @@ public final class KioskLoop {
                 render(time, presenter.shadow.surface)
                 try presenter.present()
                 frameNeeded = false
+                frames += 1
                 if !firstShown {
                     firstShown = true
                     shown()
                 }
+                if let maximumFrames, frames >= maximumFrames { return .frameLimit }
                 continue
             }
             // Idle: sleep until input, a hotplug, a signal or the time limit.
