@@ -100,7 +100,7 @@ def run_case(name, body):
 def suite_for(device, width, height, extra):
     tag = f"{device}-{width}x{height}"
     if only and not any(only in f"{tag} {case}" for case in ["drm-show", "drm-restore", "fbdev-show", "touch",
-                                                               "rotate"]):
+                                                               "rotate", "pacing", "hotplug"]):
         return
     vm = KioskVM(boot_dir, os.path.join(work_dir, tag), device, width, height)
     try:
@@ -217,6 +217,61 @@ def suite_for(device, width, height, extra):
                           f"memory presenter's picture of the same tap exactly; exit {exit_status}")
         return body
 
+    def redraw(output):
+        def body():
+            lines = start(vm, f"swell show /data/waves.json --output {output} --redraw", "/tmp/redraw.log",
+                          "swell: showing")
+            line = next(l for l in lines if "swell: showing" in l)
+            refresh = int(re.search(r"@(\d+) ", line).group(1))
+            time.sleep(1.5)
+            shot, attempts, (differing, largest) = matching_screendump(vm, f"{tag}-{output}-redraw", expected_show)
+            exit_status, lines = stop(vm, "/tmp/redraw.log")
+            rate_line = next((l for l in lines if "frames/s" in l), None)
+            if rate_line is None or exit_status != 0:
+                return False, f"exit status {exit_status}, no frame-rate line: " + " | ".join(lines[-4:])
+            frames, rate = (int(v) for v in re.search(r"(\d+) frames, (\d+) frames/s", rate_line).groups())
+            if differing:
+                return False, f"screenshot while flipping differs in {differing} pixels (max {largest})"
+            # Never faster than the display refreshes (no spinning); slower is allowed under TCG.
+            if rate > refresh * 1.05 or frames < 10:
+                return False, f"'{rate_line}' for a {refresh} Hz mode"
+            if output == "drm" and "page flips" not in rate_line:
+                return False, f"no page flips: '{rate_line}'"
+            # virtio-gpu needs DirtyFB; bochs answers it with ENOSYS, after which it is not called.
+            if output == "drm" and ("DirtyFB" in rate_line) != (device == "virtio"):
+                return False, f"DirtyFB use does not fit {driver}: '{rate_line}'"
+            return True, f"'{rate_line}' ({refresh} Hz mode); screendump while presenting == swell render"
+        return body
+
+    def hotplug():
+        lines = start(vm, "swell touch-test --output drm", "/tmp/hot.log", "swell: touch-test on")
+        vm.qmp_command("device_add", driver="virtio-tablet-pci", id="hotplugged")
+        status, lines = vm.sh("waitfor /tmp/hot.log 'input added' 200; r=$?; cat /tmp/hot.log; (exit $r)")
+        added = next((l for l in lines if l.startswith("input added")), None)
+        if status != 0 or added is None:
+            return False, "the plugged-in tablet was not picked up: " + " | ".join(lines[-3:])
+        node = added.split()[2]
+        # A second reader of the new node shows which tablet QEMU routed the tap through.
+        vm.sh(f"dd if={node} of=/tmp/hot.events bs=24 2>/dev/null & echo $! >/tmp/hot.cat; sleep 0.3")
+        vm.tap(8192, 8192)
+        status, lines = vm.sh("waitfor /tmp/hot.log 'touch ended' 200; r=$?; wc -c </tmp/hot.events; "
+                              "kill $(cat /tmp/hot.cat); (exit $r)")
+        if status != 0 or int(lines[-1]) == 0:
+            return False, "no touch through the plugged-in tablet: " + " | ".join(lines[-3:])
+        vm.qmp_command("device_del", id="hotplugged")
+        status, lines = vm.sh("waitfor /tmp/hot.log 'input removed' 200; r=$?; cat /tmp/hot.log; (exit $r)")
+        removed = next((l for l in lines if l.startswith("input removed")), None)
+        if status != 0 or removed is None or node not in removed:
+            return False, "unplugging was not noticed: " + " | ".join(lines[-3:])
+        vm.tap(24576, 24576)
+        status, lines = vm.sh("waitfor /tmp/hot.log 'x=960.0 y=600.0' 200; r=$?; cat /tmp/hot.log; (exit $r)")
+        if status != 0:
+            return False, "no touch through the remaining tablet after unplugging: " + " | ".join(lines[-3:])
+        exit_status, lines = stop(vm, "/tmp/hot.log")
+        if exit_status != 0:
+            return False, f"exit status {exit_status} after SIGTERM"
+        return True, f"'{added}', tap through it → touch; '{removed}'; next tap via event1 → touch; exit 0"
+
     def rotate_show(rotation):
         def body():
             lines = start(vm, f"swell show /data/waves.json --output drm --rotate {rotation}", "/tmp/rot.log",
@@ -233,20 +288,25 @@ def suite_for(device, width, height, extra):
     run_case(f"{tag} drm-show ({driver})", drm_show)
     run_case(f"{tag} drm-restore ({driver})", drm_restore)
     run_case(f"{tag} fbdev-show ({driver} fbdev emulation)", fbdev_show)
+    run_case(f"{tag} drm-flip-pacing ({driver})", redraw("drm"))
     run_case(f"{tag} touch (virtio-tablet → {driver})", touch())
     for kind, value in extra:
         if kind == "rotate":
             run_case(f"{tag} rotate-{value} ({driver})", rotate_show(value))
+        elif kind == "fbdev-pacing":
+            run_case(f"{tag} fbdev-pacing ({driver} fbdev emulation)", redraw("fbdev"))
+        elif kind == "hotplug":
+            run_case(f"{tag} input-hotplug (virtio-tablet-pci device_add/device_del)", hotplug)
         elif kind == "touch-rotate":
             run_case(f"{tag} touch rotate-{value} ({driver})", touch(value))
     vm.close()
 
 
 configs = [
-    ("vga", 1920, 1080, []),
-    ("virtio", 1920, 1080, []),
+    ("vga", 1920, 1080, [("fbdev-pacing", None)]),
+    ("virtio", 1920, 1080, [("fbdev-pacing", None)]),
     ("vga", 1280, 800, [("rotate", 270)]),
-    ("virtio", 1280, 800, [("rotate", 90), ("touch-rotate", 90)]),
+    ("virtio", 1280, 800, [("rotate", 90), ("touch-rotate", 90), ("hotplug", None)]),
 ]
 suite_started = time.monotonic()
 for device, width, height, extra in configs:

@@ -95,8 +95,9 @@ class KioskVM:
 
     def sh(self, command, timeout=60):
         """Runs one shell command line in the guest; returns (exit status, output lines)."""
-        # The quotes keep the marker out of the command text itself.
-        self.process.stdin.write((command + "; echo @@E''ND $?\n").encode())
+        # The quotes keep the marker out of the command text itself; a line of its own lets the
+        # command end in '&'.
+        self.process.stdin.write((command + "\necho @@E''ND $?\n").encode())
         self.process.stdin.flush()
         match, output = self.expect(r"@@END (\d+)", timeout)
         return int(match.group(1)), output

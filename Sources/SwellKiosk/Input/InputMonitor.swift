@@ -16,6 +16,10 @@ public final class InputMonitor {
         didSet { for device in devices.values { device.decoder.mapping = mapping } }
     }
 
+    /// Told when a device is opened (path, name) and when it is dropped (path, reason).
+    public var deviceAdded: ((String, String) -> Void)?
+    public var deviceRemoved: ((String, String) -> Void)?
+
     private var devices: [String: InputDevice] = [:]
     /// Device paths that were not touch/pointer devices or could not be opened (with the reason),
     /// so a rescan does not retry or re-warn for them until they reappear.
@@ -141,6 +145,7 @@ public final class InputMonitor {
             do {
                 if let device = try InputDevice.open(path, mapping: mapping) {
                     devices[path] = device
+                    deviceAdded?(path, device.name)
                 } else {
                     ignored.insert(path)
                 }
@@ -156,7 +161,8 @@ public final class InputMonitor {
     }
 
     private func drop(_ path: String, reason: String) {
-        devices[path] = nil
+        guard devices.removeValue(forKey: path) != nil else { return }
+        deviceRemoved?(path, reason)
         fingerIDs[path] = nil
     }
 }

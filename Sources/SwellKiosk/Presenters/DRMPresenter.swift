@@ -239,8 +239,11 @@ public final class DRMPresenter: Presenter {
         pacer.waitIfClockPaced()
     }
 
-    /// Whether pacing fell back to the clock (flip events came back at once, or flips are unsupported).
-    public var pacedByClock: Bool { pacer.usesClock }
+    public var pacing: String {
+        guard flipsWork else { return "SetCrtc each frame (no page flips), paced by the clock" }
+        return "page flips" + (pacer.usesClock ? ", paced by the clock (flip events came back at once)" : " on vblank")
+            + (dirtyNeeded ? ", DirtyFB" : "")
+    }
 
     private func setCrtc(_ framebufferID: UInt32) throws(KioskError) {
         var connectorID = connector.id

@@ -146,6 +146,12 @@ public final class FBDevPresenter: Presenter {
         pacer.waitIfClockPaced()
     }
 
+    public var pacing: String {
+        (doubleBuffered ? "two pages with FBIOPAN_DISPLAY" : "one page (the driver cannot pan)")
+            + (pacer.usesClock ? ", paced by the clock (no usable FBIO_WAITFORVSYNC)" : ", paced by FBIO_WAITFORVSYNC")
+            + (msyncWorks ? ", msync for deferred I/O" : "")
+    }
+
     /// Deferred-I/O framebuffers (DRM fbdev emulation, SPI panels) copy to the screen ~50 ms later
     /// unless told; msync starts the copy now. Others answer EINVAL once, and are not asked again.
     private func flushDeferredIO(from offset: Int, count: Int) {

@@ -46,6 +46,8 @@ public final class MemoryPresenter: Presenter {
 
     public func restore() { restoreCount += 1 }
 
+    public var pacing: String { pacer == nil ? "memory, unpaced" : "memory, paced by the clock" }
+
     /// The scan-out pixel at panel position (x, y), as stored (32 or 16 bits).
     public func scanoutPixel(x: Int, y: Int) -> UInt32 {
         precondition(x >= 0 && x < display.panelWidth && y >= 0 && y < display.panelHeight, "outside the panel")

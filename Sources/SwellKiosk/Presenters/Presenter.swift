@@ -81,6 +81,10 @@ public protocol Presenter: AnyObject {
     func present() throws(KioskError)
     /// Puts back what was on the display before (CRTC, console mode). Safe to call more than once.
     func restore()
+    /// How frames reach the screen and what paces them, for diagnostics: vblank (page-flip events,
+    /// FBIO_WAITFORVSYNC) or a clock at the refresh rate (no vblank, or reports that came back at
+    /// once, as in virtual machines).
+    var pacing: String { get }
 }
 
 extension Presenter {

@@ -18,7 +18,9 @@ let showVerb = Verb(
         copy into memory and is written to FILE (what the screen would show), for comparisons.
 
         """ + kioskExitStatusText,
-    options: kioskOutputOptions,
+    options: kioskOutputOptions + [
+        .flag("redraw", "present the picture again every refresh, as an animation would; prints the frame rate at the end")
+    ],
     run: runShow)
 
 private func runShow(_ arguments: ParsedArguments) throws -> Int32 {
@@ -43,15 +45,29 @@ private func runShow(_ arguments: ParsedArguments) throws -> Int32 {
         throw commandFailure(error)
     }
     let name = String(path.split(separator: "/").last ?? Substring(path))
+    let redraw = arguments.has("redraw")
+    var frames = 0
+    var firstFrameTime = 0.0
+    var lastFrameTime = 0.0
     let end: LoopEnd
     do {
         end = try loop.run(
             seconds: savePath != nil ? 0 : seconds,
-            render: { _, surface in placeCentred(picture.surface, on: surface) },
-            isIdle: { _ in true },
+            render: { time, surface in
+                placeCentred(picture.surface, on: surface)
+                if frames == 0 { firstFrameTime = time }
+                lastFrameTime = time
+                frames += 1
+            },
+            isIdle: { _ in !redraw },
             shown: { printNow("swell: showing \(name) on \(presenter.display.description)") })
     } catch {
         throw commandFailure(error)
+    }
+    if redraw && frames > 1 {
+        let rate = Double(frames - 1) / max(lastFrameTime - firstFrameTime, 1e-9)
+        printNow(
+            "swell: \(frames) frames, \(Int(rate.rounded())) frames/s; \(presenter.pacing)")
     }
     if let savePath, let saveKind, let memory = presenter as? MemoryPresenter {
         let panel = PixelSurface(

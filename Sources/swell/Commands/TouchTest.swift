@@ -63,6 +63,9 @@ private func runTouchTest(_ arguments: ParsedArguments) throws -> Int32 {
         panelWidth: presenter.display.panelWidth, panelHeight: presenter.display.panelHeight,
         rotation: presenter.rotation)
     let input = options.choice == .memory ? nil : InputMonitor(mapping: mapping)
+    // Devices present at the start are listed in the "touch-test on" line; later ones get a line each.
+    input?.deviceAdded = { path, name in printNow("input added \(path) (\(name))") }
+    input?.deviceRemoved = { path, reason in printNow("input removed \(path) (\(reason))") }
     let loop: KioskLoop
     do {
         loop = try KioskLoop(presenter: presenter, input: input, console: console)
