@@ -100,7 +100,7 @@ def run_case(name, body):
 def suite_for(device, width, height, extra):
     tag = f"{device}-{width}x{height}"
     if only and not any(only in f"{tag} {case}" for case in ["drm-show", "drm-restore", "fbdev-show", "touch",
-                                                               "rotate", "pacing", "hotplug"]):
+                                                               "rotate", "pacing", "hotplug", "error"]):
         return
     vm = KioskVM(boot_dir, os.path.join(work_dir, tag), device, width, height)
     try:
@@ -272,6 +272,37 @@ def suite_for(device, width, height, extra):
             return False, f"exit status {exit_status} after SIGTERM"
         return True, f"'{added}', tap through it → touch; '{removed}'; next tap via event1 → touch; exit 0"
 
+    def errors():
+        """Each failure exits with its status and a message naming the device and the fix."""
+        checks = [
+            ("swell show /data/waves.json --output drm --mode 1234x567", 78,
+             ["/dev/dri/card0", "does not offer 1234x567", f"{width}x{height}@"]),
+            ("swell show /data/waves.json --output drm --connector HDMI-A-9", 69,
+             ["no connector named HDMI-A-9", "Virtual-1 (connected)"]),
+            ("swell show /data/waves.json --output drm --device /dev/dri/card7", 69, ["/dev/dri/card7"]),
+            ("swell show /data/waves.json --output fbdev --device /dev/fb5", 69, ["/dev/fb5"]),
+            # A non-root user outside the video group.
+            ("su kiosk -c 'swell show /data/waves.json --output drm'", 77, ["/dev/dri/card0", "'video' group"]),
+        ]
+        problems = []
+        vm.sh("mkdir -p /etc; echo 'kiosk:x:1000:1000::/tmp:/bin/sh' >>/etc/passwd; echo 'kiosk:x:1000:' >>/etc/group; "
+              "chmod 660 /dev/dri/card0 /dev/fb0")
+        for command, want_status, fragments in checks:
+            status, lines = vm.sh(command + " 2>&1")
+            text = " ".join(lines)
+            if status != want_status or not all(f in text for f in fragments):
+                problems.append(f"'{command}' → {status} '{text[:200]}'")
+        # Another DRM master holds the card: the second program must say so (exit 75).
+        start(vm, "swell show /data/waves.json --output drm", "/tmp/first.log", "swell: showing")
+        status, lines = vm.sh("swell show /data/waves.json --output drm 2>&1")
+        stop(vm, "/tmp/first.log")
+        if status != 75 or "another DRM master" not in " ".join(lines):
+            problems.append(f"second master → {status} '{' '.join(lines)[:200]}'")
+        if problems:
+            return False, "; ".join(problems)
+        return True, (f"{len(checks) + 1} failures (mode not offered → 78 listing the modes, unknown connector, "
+                      "missing card/fb → 69, no permission → 77 naming the video group, second DRM master → 75)")
+
     def rotate_show(rotation):
         def body():
             lines = start(vm, f"swell show /data/waves.json --output drm --rotate {rotation}", "/tmp/rot.log",
@@ -295,6 +326,8 @@ def suite_for(device, width, height, extra):
             run_case(f"{tag} rotate-{value} ({driver})", rotate_show(value))
         elif kind == "fbdev-pacing":
             run_case(f"{tag} fbdev-pacing ({driver} fbdev emulation)", redraw("fbdev"))
+        elif kind == "errors":
+            run_case(f"{tag} error-messages ({driver})", errors)
         elif kind == "hotplug":
             run_case(f"{tag} input-hotplug (virtio-tablet-pci device_add/device_del)", hotplug)
         elif kind == "touch-rotate":
@@ -305,7 +338,7 @@ def suite_for(device, width, height, extra):
 configs = [
     ("vga", 1920, 1080, [("fbdev-pacing", None)]),
     ("virtio", 1920, 1080, [("fbdev-pacing", None)]),
-    ("vga", 1280, 800, [("rotate", 270)]),
+    ("vga", 1280, 800, [("rotate", 270), ("errors", None)]),
     ("virtio", 1280, 800, [("rotate", 90), ("touch-rotate", 90), ("hotplug", None)]),
 ]
 suite_started = time.monotonic()
