@@ -5,6 +5,7 @@
 /// Every verb of `swell`, in the order `swell --help` lists them. Each lives in Commands/.
 let verbs: [Verb] = [
     renderVerb,
+    benchVerb,
     displaysVerb,
     showVerb,
     touchTestVerb,
