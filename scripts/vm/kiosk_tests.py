@@ -78,9 +78,9 @@ def start(vm, command, log, ready, timeout_tenths=900):
     return lines
 
 
-def stop(vm, log):
-    """SIGTERM to the program started with `start`; returns (exit status, its whole output)."""
-    status, lines = vm.sh(f"kill -TERM $(cat {log}.pid); wait $(cat {log}.pid); echo status=$?; cat {log}")
+def stop(vm, log, signal="TERM"):
+    """A signal (SIGTERM) to the program started with `start`; returns (exit status, its whole output)."""
+    status, lines = vm.sh(f"kill -{signal} $(cat {log}.pid); wait $(cat {log}.pid); echo status=$?; cat {log}")
     exit_status = next((int(l.split("=")[1]) for l in lines if l.startswith("status=")), None)
     return exit_status, lines
 
@@ -97,7 +97,7 @@ def run_case(name, body):
     report(name, passed, detail + f" [{time.monotonic() - started:.1f} s]")
 
 
-def suite_for(device, width, height, extra):
+def suite_for(device, width, height, extra, stop_signal):
     tag = f"{device}-{width}x{height}"
     if only and not any(only in f"{tag} {case}" for case in ["drm-show", "drm-restore", "fbdev-show", "touch",
                                                                "rotate", "pacing", "hotplug", "error"]):
@@ -135,16 +135,18 @@ def suite_for(device, width, height, extra):
         # as logind/seatd do on a real kiosk: only swell's own restore can bring the console back.
         vm.sh("sleep 100000 3<>/dev/dri/card0 & echo $! >/tmp/holder.pid")
         during = crtc_state(vm)
-        exit_status, lines = stop(vm, "/tmp/show.log")
+        exit_status, lines = stop(vm, "/tmp/show.log", stop_signal)
         after = crtc_state(vm)
         shot = vm.screendump(f"{tag}-after-stop")
         vm.sh("kill $(cat /tmp/holder.pid)")
         before = state["before"]
         problems = []
-        if exit_status != 0:
+        fatal = stop_signal == "SEGV"
+        # A fatal signal ends the process as it would have (128 + 11); the handler only restores.
+        if exit_status != (139 if fatal else 0):
             problems.append(f"exit status {exit_status}")
-        if not any("stopped by SIGTERM; display restored" in l for l in lines):
-            problems.append("no 'stopped by SIGTERM' line")
+        if not fatal and not any(f"stopped by SIG{stop_signal}; display restored" in l for l in lines):
+            problems.append(f"no 'stopped by SIG{stop_signal}' line")
         if during[2] == before[2]:
             problems.append(f"fb did not change while showing ({during[2]})")
         if after[1:] != before[1:]:
@@ -156,7 +158,7 @@ def suite_for(device, width, height, extra):
             problems.append(f"screen after stop differs from the console in {back_to_console} pixels")
         if problems:
             return False, "; ".join(problems)
-        return True, (f"SIGTERM → exit 0; with a second fd held, CRTC {after[1]} back on console fb {after[2]} "
+        return True, (f"SIG{stop_signal} → exit {exit_status}; with a second fd held, CRTC {after[1]} back on console fb {after[2]} "
                       f"mode {after[3]} (was fb {during[2]} while showing); screen == console "
                       f"({back_to_console} px differ: cursor)")
 
@@ -317,7 +319,7 @@ def suite_for(device, width, height, extra):
         return body
 
     run_case(f"{tag} drm-show ({driver})", drm_show)
-    run_case(f"{tag} drm-restore ({driver})", drm_restore)
+    run_case(f"{tag} drm-restore after SIG{stop_signal} ({driver})", drm_restore)
     run_case(f"{tag} fbdev-show ({driver} fbdev emulation)", fbdev_show)
     run_case(f"{tag} drm-flip-pacing ({driver})", redraw("drm"))
     run_case(f"{tag} touch (virtio-tablet → {driver})", touch())
@@ -335,15 +337,16 @@ def suite_for(device, width, height, extra):
     vm.close()
 
 
+# (device, size, extra cases, the signal that stops the DRM show: each stop path once, and a crash).
 configs = [
-    ("vga", 1920, 1080, [("fbdev-pacing", None)]),
-    ("virtio", 1920, 1080, [("fbdev-pacing", None)]),
-    ("vga", 1280, 800, [("rotate", 270), ("errors", None)]),
-    ("virtio", 1280, 800, [("rotate", 90), ("touch-rotate", 90), ("hotplug", None)]),
+    ("vga", 1920, 1080, [("fbdev-pacing", None)], "TERM"),
+    ("virtio", 1920, 1080, [("fbdev-pacing", None)], "INT"),
+    ("vga", 1280, 800, [("rotate", 270), ("errors", None)], "HUP"),
+    ("virtio", 1280, 800, [("rotate", 90), ("touch-rotate", 90), ("hotplug", None)], "SEGV"),
 ]
 suite_started = time.monotonic()
-for device, width, height, extra in configs:
-    suite_for(device, width, height, extra)
+for device, width, height, extra, stop_signal in configs:
+    suite_for(device, width, height, extra, stop_signal)
 for name, seconds in timings:
     if name.endswith("boot"):
         print(f"  time {name}: {seconds:.1f} s (QEMU start to the guest shell)")
