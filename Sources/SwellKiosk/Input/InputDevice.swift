@@ -80,7 +80,8 @@ final class InputDevice {
 
     private static func range(_ fd: FileDescriptor, _ axis: UInt16) -> AxisRange? {
         var info = input_absinfo()
-        guard swell_evdev_get_abs(fd.rawValue, UInt32(axis), &info) == 0, info.maximum > info.minimum || axis == EvdevCode.absMTSlot
+        guard swell_evdev_get_abs(fd.rawValue, UInt32(axis), &info) == 0,
+            info.maximum > info.minimum || axis == EvdevCode.absMTSlot
         else { return nil }
         return AxisRange(minimum: info.minimum, maximum: info.maximum)
     }

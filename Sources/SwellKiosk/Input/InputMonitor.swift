@@ -74,7 +74,9 @@ public final class InputMonitor {
         pending.removeAll(keepingCapacity: true)
         if let inotify {
             var changed = false
-            while (try? inotify.read(into: readBuffer, count: eventSize * Self.readCapacity)) ?? 0 > 0 { changed = true }
+            while (try? inotify.read(into: readBuffer, count: eventSize * Self.readCapacity)) ?? 0 > 0 {
+                changed = true
+            }
             if changed { rescan(retryingIgnored: true) }
         } else if monotonicSeconds() - lastScan >= Self.rescanInterval {
             rescan()

@@ -43,7 +43,8 @@ public struct ModeRequest: Sendable, Equatable {
         guard parts.count <= 2, size.count == 2, let w = Int(size[0]), let h = Int(size[1]), w > 0, h > 0,
             w <= 16384, h <= 16384
         else {
-            throw KioskError(.usage, "--mode wants WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, such as 1920x1080@60, not '\(text)'")
+            throw KioskError(
+                .usage, "--mode wants WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, such as 1920x1080@60, not '\(text)'")
         }
         width = w
         height = h

@@ -120,10 +120,12 @@ public final class DRMPresenter: Presenter {
         if let name {
             guard let connector = card.connectors.first(where: { $0.name.lowercased() == name.lowercased() }) else {
                 throw KioskError(
-                    .noConnector, "\(card.path): no connector named \(name); it has \(summary.isEmpty ? "none" : summary)")
+                    .noConnector,
+                    "\(card.path): no connector named \(name); it has \(summary.isEmpty ? "none" : summary)")
             }
             guard connector.isConnected || !connector.modes.isEmpty else {
-                throw KioskError(.noConnector, "\(card.path): \(connector.name) is \(connector.status); plug a display in")
+                throw KioskError(
+                    .noConnector, "\(card.path): \(connector.name) is \(connector.status); plug a display in")
             }
             return connector
         }
@@ -183,7 +185,8 @@ public final class DRMPresenter: Presenter {
         var result = drmModeCreateDumbBuffer(
             fd, UInt32(mode.width), UInt32(mode.height), 32, 0, &handle, &pitch, &size)
         guard result == 0 else {
-            throw KioskError(.io, "\(card.path): cannot create a \(mode.width)x\(mode.height) dumb buffer: \(drmError(result))")
+            throw KioskError(
+                .io, "\(card.path): cannot create a \(mode.width)x\(mode.height) dumb buffer: \(drmError(result))")
         }
         var framebuffer: UInt32 = 0
         result = drmModeAddFB(fd, UInt32(mode.width), UInt32(mode.height), 24, 32, pitch, handle, &framebuffer)
@@ -194,7 +197,8 @@ public final class DRMPresenter: Presenter {
         }
         var offset: UInt64 = 0
         result = drmModeMapDumbBuffer(fd, handle, &offset)
-        let memory = result == 0 ? mmap(nil, Int(size), PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset)) : MAP_FAILED
+        let memory =
+            result == 0 ? mmap(nil, Int(size), PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset)) : MAP_FAILED
         guard result == 0, let memory, memory != MAP_FAILED else {
             let error = result == 0 ? Errno.current : drmError(result)
             drmModeRmFB(fd, framebuffer)
@@ -203,7 +207,8 @@ public final class DRMPresenter: Presenter {
         }
         // Start black (a write-only fill; the memory is never read).
         memset(memory, 0, Int(size))
-        return DumbBuffer(handle: handle, framebufferID: framebuffer, pitch: Int(pitch), size: Int(size), memory: memory)
+        return DumbBuffer(
+            handle: handle, framebufferID: framebuffer, pitch: Int(pitch), size: Int(size), memory: memory)
     }
 
     private func armCrashRestore() {

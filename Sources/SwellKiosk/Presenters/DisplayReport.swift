@@ -47,10 +47,13 @@ public func describeDisplays() -> (text: String, foundAny: Bool) {
         defer { fd.close() }
         var variable = fb_var_screeninfo()
         var fixed = fb_fix_screeninfo()
-        guard swell_fb_get_var(fd.rawValue, &variable) == 0, swell_fb_get_fix(fd.rawValue, &fixed) == 0 else { continue }
+        guard swell_fb_get_var(fd.rawValue, &variable) == 0, swell_fb_get_fix(fd.rawValue, &fixed) == 0 else {
+            continue
+        }
         found = true
         let id = withUnsafeBytes(of: fixed.id) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-        text += "\(name) (\(id)) \(variable.xres)x\(variable.yres) virtual \(variable.xres_virtual)x\(variable.yres_virtual)"
+        text +=
+            "\(name) (\(id)) \(variable.xres)x\(variable.yres) virtual \(variable.xres_virtual)x\(variable.yres_virtual)"
         text += " \(variable.bits_per_pixel) bpp line_length=\(fixed.line_length)"
         text += " R\(variable.red.length)@\(variable.red.offset) G\(variable.green.length)@\(variable.green.offset)"
         text += " B\(variable.blue.length)@\(variable.blue.offset)\n"

@@ -34,8 +34,11 @@ public final class FBDevPresenter: Presenter {
 
     public init(devicePath: String?, rotation: Rotation) throws(KioskError) {
         self.rotation = rotation
-        let candidates = devicePath.map { [$0.hasPrefix("/") ? $0 : "/dev/" + $0] }
-            ?? directoryEntries("/dev").filter { $0.hasPrefix("fb") && Int($0.dropFirst(2)) != nil }.map { "/dev/" + $0 }
+        let candidates =
+            devicePath.map { [$0.hasPrefix("/") ? $0 : "/dev/" + $0] }
+            ?? directoryEntries("/dev").filter { $0.hasPrefix("fb") && Int($0.dropFirst(2)) != nil }.map {
+                "/dev/" + $0
+            }
         guard let path = candidates.first else {
             throw KioskError(
                 .noDevice,
@@ -69,11 +72,14 @@ public final class FBDevPresenter: Presenter {
         do throws(KioskError) {
             guard fixed.type == UInt32(FB_TYPE_PACKED_PIXELS), fixed.visual == UInt32(FB_VISUAL_TRUECOLOR) else {
                 throw KioskError(
-                    .noDevice, "\(path) (\(name)): not a packed true-colour framebuffer (type \(fixed.type), visual \(fixed.visual))")
+                    .noDevice,
+                    "\(path) (\(name)): not a packed true-colour framebuffer (type \(fixed.type), visual \(fixed.visual))"
+                )
             }
             try format.validate(device: path)
             guard width > 0, height > 0, lineLength >= width * format.bytesPerPixel else {
-                throw KioskError(.noDevice, "\(path) (\(name)): bad geometry \(width)x\(height), line length \(lineLength)")
+                throw KioskError(
+                    .noDevice, "\(path) (\(name)): bad geometry \(width)x\(height), line length \(lineLength)")
             }
         } catch {
             fd.close()

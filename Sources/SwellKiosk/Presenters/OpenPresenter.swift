@@ -57,10 +57,12 @@ public func openPresenter(_ options: OutputOptions) throws(KioskError) -> any Pr
             // A named connector or mode only makes sense on DRM: report that failure as it is.
             if options.connector != nil || options.mode != nil || drmError.kind == .busy { throw drmError }
             do {
-                return try FBDevPresenter(devicePath: device.flatMap { $0.contains("fb") ? $0 : nil }, rotation: options.rotation)
+                return try FBDevPresenter(
+                    devicePath: device.flatMap { $0.contains("fb") ? $0 : nil }, rotation: options.rotation)
             } catch let fbError {
                 let kind = drmError.kind == .noDevice ? fbError.kind : drmError.kind
-                throw KioskError(kind, "no display could be opened:\n  drm: \(drmError.message)\n  fbdev: \(fbError.message)")
+                throw KioskError(
+                    kind, "no display could be opened:\n  drm: \(drmError.message)\n  fbdev: \(fbError.message)")
             }
         }
     }

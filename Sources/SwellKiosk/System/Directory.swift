@@ -21,7 +21,8 @@ func directoryEntries(_ path: String) -> [String] {
 func naturalOrder(_ a: String, _ b: String) -> Bool {
     let aPrefix = a.prefix(while: { !$0.isNumber })
     let bPrefix = b.prefix(while: { !$0.isNumber })
-    if aPrefix == bPrefix, let aNumber = Int(a.dropFirst(aPrefix.count)), let bNumber = Int(b.dropFirst(bPrefix.count)) {
+    if aPrefix == bPrefix, let aNumber = Int(a.dropFirst(aPrefix.count)), let bNumber = Int(b.dropFirst(bPrefix.count))
+    {
         return aNumber < bNumber
     }
     return a < b

@@ -27,7 +27,9 @@ public struct FileDescriptor: Equatable, Sendable {
     public func writeAll(_ bytes: [UInt8]) throws(Errno) {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { raw in Glibc.write(rawValue, raw.baseAddress! + offset, raw.count - offset) }
+            let written = bytes.withUnsafeBytes { raw in
+                Glibc.write(rawValue, raw.baseAddress! + offset, raw.count - offset)
+            }
             if written < 0 {
                 let error = Errno.current
                 if error == .interrupted { continue }

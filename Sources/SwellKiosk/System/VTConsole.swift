@@ -37,7 +37,9 @@ public final class VTConsole {
         }
         if chosen == nil {
             let reason = firstError.map { "/dev/tty0: \($0.message)" } ?? "no virtual terminal"
-            kioskWarn("cannot switch the console to graphics mode (\(reason)); console text may show over the picture (run as root or in the tty group)")
+            kioskWarn(
+                "cannot switch the console to graphics mode (\(reason)); console text may show over the picture (run as root or in the tty group)"
+            )
         }
         chosen?.enterGraphics()
         return chosen

@@ -6,7 +6,8 @@ import SwellRaster
 let showVerb = Verb(
     name: "show",
     summary: "show a draw list or PNG fullscreen on the display until stopped",
-    synopsis: "FILE.json|FILE.png [--output auto|drm|fbdev|memory] [--device PATH] [--connector NAME] [--mode WxH[@HZ]] "
+    synopsis:
+        "FILE.json|FILE.png [--output auto|drm|fbdev|memory] [--device PATH] [--connector NAME] [--mode WxH[@HZ]] "
         + "[--rotate 0|90|180|270] [--seconds S]",
     details: """
         Puts one picture on the display through DRM/KMS (or fbdev) and holds it until SIGTERM,
@@ -19,7 +20,9 @@ let showVerb = Verb(
 
         """ + kioskExitStatusText,
     options: kioskOutputOptions + [
-        .flag("redraw", "present the picture again every refresh, as an animation would; prints the frame rate at the end")
+        .flag(
+            "redraw", "present the picture again every refresh, as an animation would; prints the frame rate at the end"
+        )
     ],
     run: runShow)
 

@@ -4,7 +4,8 @@ import SwellRaster
 let touchTestVerb = Verb(
     name: "touch-test",
     summary: "check touch input: a white screen that draws a ring where each touch begins",
-    synopsis: "[--output auto|drm|fbdev|memory] [--device PATH] [--connector NAME] [--mode WxH[@HZ]] [--rotate DEG] [--seconds S]",
+    synopsis:
+        "[--output auto|drm|fbdev|memory] [--device PATH] [--connector NAME] [--mode WxH[@HZ]] [--rotate DEG] [--seconds S]",
     details: """
         A diagnostic for a kiosk's touch screen or pointer. Shows a white screen; every touch (or
         click of an absolute or relative pointer) draws a blue ring centred where it began, with a
@@ -35,8 +36,14 @@ func drawCrosshair(_ surface: PixelSurface, x: Double, y: Double) {
     let px = Int(x.rounded(.down))
     let py = Int(y.rounded(.down))
     let ink = Color(r: 0.8, g: 0.1, b: 0.1)
-    clear(surface, color: ink, clip: ClipRect(x0: px - crosshairArm, y0: py, x1: px + crosshairArm + 1, y1: py + 1).intersection(surface.bounds))
-    clear(surface, color: ink, clip: ClipRect(x0: px, y0: py - crosshairArm, x1: px + 1, y1: py + crosshairArm + 1).intersection(surface.bounds))
+    clear(
+        surface, color: ink,
+        clip: ClipRect(x0: px - crosshairArm, y0: py, x1: px + crosshairArm + 1, y1: py + 1).intersection(
+            surface.bounds))
+    clear(
+        surface, color: ink,
+        clip: ClipRect(x0: px, y0: py - crosshairArm, x1: px + 1, y1: py + crosshairArm + 1).intersection(
+            surface.bounds))
 }
 
 private func runTouchTest(_ arguments: ParsedArguments) throws -> Int32 {
@@ -88,7 +95,8 @@ private func runTouchTest(_ arguments: ParsedArguments) throws -> Int32 {
             handle: { event in
                 printNow(event.description)
                 if event.phase == .began {
-                    rings.append(Ring(centerX: event.x, centerY: event.y, radius: touchRingRadius, width: touchRingWidth))
+                    rings.append(
+                        Ring(centerX: event.x, centerY: event.y, radius: touchRingRadius, width: touchRingWidth))
                     // Keep the picture readable (and the frame time bounded) after many taps.
                     if rings.count > 64 { rings.removeFirst() }
                 }
@@ -98,7 +106,8 @@ private func runTouchTest(_ arguments: ParsedArguments) throws -> Int32 {
                 let devices = input?.deviceSummary ?? []
                 printNow(
                     "swell: touch-test on \(presenter.display.description); input: "
-                        + (devices.isEmpty ? "none yet (plug a touch screen or mouse in)" : devices.joined(separator: ", ")))
+                        + (devices.isEmpty
+                            ? "none yet (plug a touch screen or mouse in)" : devices.joined(separator: ", ")))
             })
     } catch {
         throw commandFailure(error)
