@@ -100,7 +100,7 @@ def run_case(name, body):
 def suite_for(device, width, height, extra, stop_signal):
     tag = f"{device}-{width}x{height}"
     if only and not any(only in f"{tag} {case}" for case in ["drm-show", "drm-restore", "fbdev-show", "touch",
-                                                               "rotate", "pacing", "hotplug", "error"]):
+                                                               "rotate", "pacing", "hotplug", "error", "png"]):
         return
     vm = KioskVM(boot_dir, os.path.join(work_dir, tag), device, width, height)
     try:
@@ -305,6 +305,16 @@ def suite_for(device, width, height, extra, stop_signal):
         return True, (f"{len(checks) + 1} failures (mode not offered → 78 listing the modes, unknown connector, "
                       "missing card/fb → 69, no permission → 77 naming the video group, second DRM master → 75)")
 
+    def png_show():
+        lines = start(vm, "swell show /data/ripples-60.png --output drm", "/tmp/png.log", "swell: showing")
+        line = next(l for l in lines if "swell: showing" in l)
+        expected = centred(host_render(os.path.join(bench_data, "ripples-60.json"), "ripples-60"), width, height)
+        shot, attempts, (differing, largest) = matching_screendump(vm, f"{tag}-png-show", expected)
+        exit_status, _ = stop(vm, "/tmp/png.log")
+        if differing:
+            return False, f"screenshot differs from the PNG's source render in {differing} pixels (max {largest})"
+        return True, f"'{line}'; screendump == swell render of ripples-60.json (the PNG's source); exit {exit_status}"
+
     def rotate_show(rotation):
         def body():
             lines = start(vm, f"swell show /data/waves.json --output drm --rotate {rotation}", "/tmp/rot.log",
@@ -328,6 +338,8 @@ def suite_for(device, width, height, extra, stop_signal):
             run_case(f"{tag} rotate-{value} ({driver})", rotate_show(value))
         elif kind == "fbdev-pacing":
             run_case(f"{tag} fbdev-pacing ({driver} fbdev emulation)", redraw("fbdev"))
+        elif kind == "png":
+            run_case(f"{tag} png-show ({driver})", png_show)
         elif kind == "errors":
             run_case(f"{tag} error-messages ({driver})", errors)
         elif kind == "hotplug":
@@ -339,7 +351,7 @@ def suite_for(device, width, height, extra, stop_signal):
 
 # (device, size, extra cases, the signal that stops the DRM show: each stop path once, and a crash).
 configs = [
-    ("vga", 1920, 1080, [("fbdev-pacing", None)], "TERM"),
+    ("vga", 1920, 1080, [("fbdev-pacing", None), ("png", None)], "TERM"),
     ("virtio", 1920, 1080, [("fbdev-pacing", None)], "INT"),
     ("vga", 1280, 800, [("rotate", 270), ("errors", None)], "HUP"),
     ("virtio", 1280, 800, [("rotate", 90), ("touch-rotate", 90), ("hotplug", None)], "SEGV"),
