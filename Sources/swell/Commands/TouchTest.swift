@@ -115,7 +115,7 @@ private func runTouchTest(_ arguments: ParsedArguments) throws -> Int32 {
     if let savePath, let saveKind, let memory = presenter as? MemoryPresenter {
         let panel = PixelSurface(
             base: memory.scanout, width: memory.display.panelWidth, height: memory.display.panelHeight,
-            stride: memory.pitch)
+            stride: memory.pitch, owner: memory)
         try writeImage(panel, to: savePath, as: saveKind)
     }
     if case .signal = end { printError("swell touch-test: stopped by \(StopSignals.name); display restored") }
