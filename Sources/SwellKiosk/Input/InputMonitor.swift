@@ -30,6 +30,10 @@ public final class InputMonitor {
     /// (device path, device-local id) → per-finger id.
     private var fingerIDs: [String: [Int: Int]] = [:]
     private var pending: [TouchEvent] = []
+    /// One device's events from the current read (reused: no allocation per frame).
+    private var decoded: [TouchEvent] = []
+    /// The open devices in path order (kept in step with `devices`).
+    private var orderedDevices: [InputDevice] = []
     private let eventSize = Int(swell_input_event_size())
     private let readBuffer: UnsafeMutableRawPointer
     private static let readCapacity = 64
@@ -58,7 +62,7 @@ public final class InputMonitor {
 
     /// The names and kinds of the open devices, for messages.
     public var deviceSummary: [String] {
-        devices.values.sorted { naturalOrder($0.path, $1.path) }.map { "\($0.path) (\($0.name))" }
+        orderedDevices.map { "\($0.path) (\($0.name))" }
     }
 
     /// What to wait on: every device and the inotify watch.
@@ -69,8 +73,9 @@ public final class InputMonitor {
     /// How long a waiter may sleep before `poll()` must run again (nil: forever, inotify covers hotplug).
     public var maximumSleep: Double? { inotify == nil ? Self.rescanInterval : nil }
 
-    /// Reads everything available without blocking and returns the touch events it completes.
-    public func poll() -> [TouchEvent] {
+    /// Reads everything available without blocking and hands each completed touch event to
+    /// `handle`, devices in path order. Allocates nothing while no finger is touching.
+    public func poll(_ handle: (TouchEvent) -> Void) {
         pending.removeAll(keepingCapacity: true)
         if let inotify {
             var changed = false
@@ -81,14 +86,24 @@ public final class InputMonitor {
         } else if monotonicSeconds() - lastScan >= Self.rescanInterval {
             rescan()
         }
-        for device in devices.values.sorted(by: { naturalOrder($0.path, $1.path) }) {
-            drain(device)
+        var index = 0
+        while index < orderedDevices.count {
+            // A device that vanished is removed from the list by `drain`.
+            if drain(orderedDevices[index]) { index += 1 }
         }
-        return pending
+        for event in pending { handle(event) }
     }
 
-    private func drain(_ device: InputDevice) {
-        var local: [TouchEvent] = []
+    /// The events `poll` would deliver, as an array (for tools and tests).
+    public func poll() -> [TouchEvent] {
+        var events: [TouchEvent] = []
+        poll { events.append($0) }
+        return events
+    }
+
+    /// Reads one device dry; returns false when it vanished and was dropped.
+    private func drain(_ device: InputDevice) -> Bool {
+        decoded.removeAll(keepingCapacity: true)
         while true {
             let count: Int
             do {
@@ -96,18 +111,19 @@ public final class InputMonitor {
             } catch {
                 if error == .wouldBlock { break }
                 // ENODEV: unplugged. End its touches so no finger stays down, then drop it.
-                device.decoder.endAll(into: &local)
-                deliver(local, from: device.path)
+                device.decoder.endAll(into: &decoded)
+                deliver(decoded, from: device.path)
                 drop(device.path, reason: error.message)
-                return
+                return false
             }
             if count <= 0 { break }
             for index in 0..<(count / eventSize) {
                 let event = (readBuffer + index * eventSize).load(as: input_event.self)
-                device.decoder.feed(type: event.type, code: event.code, value: event.value, into: &local)
+                device.decoder.feed(type: event.type, code: event.code, value: event.value, into: &decoded)
             }
         }
-        deliver(local, from: device.path)
+        if !decoded.isEmpty { deliver(decoded, from: device.path) }
+        return true
     }
 
     /// Renumbers device-local ids to per-finger ids (the smallest number not in use).
@@ -136,9 +152,9 @@ public final class InputMonitor {
         let present = Set(directoryEntries(directory).filter { $0.hasPrefix("event") }.map { directory + "/" + $0 })
         for path in devices.keys where !present.contains(path) {
             if let device = devices[path] {
-                var local: [TouchEvent] = []
-                device.decoder.endAll(into: &local)
-                deliver(local, from: path)
+                decoded.removeAll(keepingCapacity: true)
+                device.decoder.endAll(into: &decoded)
+                deliver(decoded, from: path)
             }
             drop(path, reason: "removed")
         }
@@ -147,6 +163,7 @@ public final class InputMonitor {
             do {
                 if let device = try InputDevice.open(path, mapping: mapping) {
                     devices[path] = device
+                    orderedDevices = devices.values.sorted { naturalOrder($0.path, $1.path) }
                     deviceAdded?(path, device.name)
                 } else {
                     ignored.insert(path)
@@ -164,6 +181,7 @@ public final class InputMonitor {
 
     private func drop(_ path: String, reason: String) {
         guard devices.removeValue(forKey: path) != nil else { return }
+        orderedDevices.removeAll { $0.path == path }
         deviceRemoved?(path, reason)
         fingerIDs[path] = nil
     }

@@ -59,11 +59,9 @@ public final class KioskLoop {
             let now = monotonicSeconds()
             // The first frame always goes up, even with a zero time limit.
             if let deadline, firstShown, now >= deadline { return .timeUp }
-            if let input {
-                for event in input.poll() {
-                    handle(event)
-                    frameNeeded = true
-                }
+            input?.poll { event in
+                handle(event)
+                frameNeeded = true
             }
             let time = monotonicSeconds() - start
             if frameNeeded || !isIdle(time) {

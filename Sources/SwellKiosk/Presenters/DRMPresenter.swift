@@ -314,8 +314,9 @@ public final class DRMPresenter: Presenter {
                 kioskWarn("\(card.path): no page-flip event within \(Int(max(0.25, pacer.interval * 4) * 1000)) ms")
                 break
             }
-            let ready = waitForReadable([card.fd], timeoutMilliseconds: Int32(remaining * 1000) + 1)
-            if ready.isEmpty {
+            // One pollfd on the stack: this runs every frame and must not allocate.
+            var entry = pollfd(fd: card.fd.rawValue, events: Int16(POLLIN), revents: 0)
+            if poll(&entry, 1, Int32(remaining * 1000) + 1) <= 0 {
                 if StopSignals.received != nil { break }
                 continue
             }
