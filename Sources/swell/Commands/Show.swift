@@ -18,7 +18,7 @@ let showVerb = Verb(
         With --output memory --save FILE the picture goes through the same rotation and scan-out
         copy into memory and is written to FILE (what the screen would show), for comparisons.
 
-        """ + kioskExitStatusText,
+        """ + "\n" + kioskExitStatusText,
     options: kioskOutputOptions + [
         .flag(
             "redraw", "present the picture again every refresh, as an animation would; prints the frame rate at the end"

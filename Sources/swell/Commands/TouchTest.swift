@@ -9,15 +9,14 @@ let touchTestVerb = Verb(
     details: """
         A diagnostic for a kiosk's touch screen or pointer. Shows a white screen; every touch (or
         click of an absolute or relative pointer) draws a blue ring centred where it began, with a
-        red 1-pixel crosshair through the pixel it began in, and each
-        touch prints a line such as 'touch began id=0 x=480.0 y=270.0' in picture pixels (rotation
-        applied). Input devices are found in /dev/input by their capabilities (multitouch, single
+        red 1-pixel crosshair through the pixel it began in, and each touch prints a line such as
+        'touch began id=0 x=480.0 y=270.0' in picture pixels (rotation applied). Input devices are found in /dev/input by their capabilities (multitouch, single
         touch, tablets, mice) and may be plugged in or out while it runs. It prints
         'swell: touch-test on DISPLAY; input: DEVICES' once the screen is up.
         With --output memory --save FILE --tap X,Y the picture after a tap at (X, Y) is written to
         FILE (the reference the QEMU test compares a screenshot with).
 
-        """ + kioskExitStatusText,
+        """ + "\n" + kioskExitStatusText,
     options: kioskOutputOptions + [
         .option("tap", "X,Y", "with --output memory: pretend a touch began at picture pixel (X, Y)")
     ],
