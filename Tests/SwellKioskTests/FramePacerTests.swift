@@ -1,22 +1,24 @@
 import SwellKiosk
 import Testing
 
-@Test func instantVblankEventsSwitchPacingToTheClock() {
+@Test func vblankReportsCloserThanARefreshSwitchPacingToTheClock() {
+    // A VM: flip events 2 ms apart at 60 Hz.
     var pacer = FramePacer(refreshHz: 60, vblankAvailable: true)
-    #expect(!pacer.usesClock)
-    pacer.vblankWaitTook(0.0001)
-    pacer.vblankWaitTook(0.0001)
-    #expect(!pacer.usesClock, "a couple of quick waits can be chance")
-    pacer.vblankWaitTook(0.0001)
+    pacer.vblankReported(at: 10.000)
+    pacer.vblankReported(at: 10.002)
+    pacer.vblankReported(at: 10.004)
+    #expect(!pacer.usesClock, "a couple of close reports can be chance")
+    pacer.vblankReported(at: 10.006)
     #expect(pacer.usesClock)
 }
 
-@Test func realVblankWaitsKeepVblankPacing() {
+@Test func realVblanksKeepVblankPacingEvenWithJitterAndSlowFrames() {
     var pacer = FramePacer(refreshHz: 60, vblankAvailable: true)
-    for _ in 0..<100 {
-        pacer.vblankWaitTook(0.0001)
-        pacer.vblankWaitTook(0.0001)
-        pacer.vblankWaitTook(0.014)
+    var time = 5.0
+    for frame in 0..<300 {
+        // One refresh apart with ±1 ms jitter, and every tenth frame missing a vblank.
+        time += (frame % 10 == 9 ? 2 : 1) / 60.0 + (frame % 2 == 0 ? 0.001 : -0.001)
+        pacer.vblankReported(at: time)
     }
     #expect(!pacer.usesClock)
 }

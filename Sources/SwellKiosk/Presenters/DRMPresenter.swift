@@ -228,18 +228,19 @@ public final class DRMPresenter: Presenter {
             panelWidth: mode.width, panelHeight: mode.height)
         if !modeSet || !flipsWork {
             try setCrtc(back.framebufferID)
+            // The first frame is a modeset (no event to wait for); later ones only come here when
+            // the driver cannot flip, and then only the clock can pace.
+            if modeSet { pacer.vblankUnavailable() }
             modeSet = true
             markDirty(back)
             backIndex ^= 1
-            pacer.vblankUnavailable()
             pacer.waitIfClockPaced()
             return
         }
         try flip(to: back)
         backIndex ^= 1
-        let waitStarted = monotonicSeconds()
         try waitForFlip()
-        pacer.vblankWaitTook(monotonicSeconds() - waitStarted)
+        pacer.vblankReported(at: monotonicSeconds())
         markDirty(back)
         pacer.waitIfClockPaced()
     }

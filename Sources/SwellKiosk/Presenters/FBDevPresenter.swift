@@ -170,13 +170,12 @@ public final class FBDevPresenter: Presenter {
 
     private func waitForVBlank() {
         guard vsyncWorks, !pacer.usesClock else { return }
-        let started = monotonicSeconds()
         if swell_fb_wait_for_vsync_timeout(fd.rawValue, Int32(max(100, pacer.interval * 4000))) != 0 {
             vsyncWorks = false
             pacer.vblankUnavailable()
             return
         }
-        pacer.vblankWaitTook(monotonicSeconds() - started)
+        pacer.vblankReported(at: monotonicSeconds())
     }
 
     /// Pans back to the page that was shown before (the console's). The console mode itself is

@@ -2,32 +2,37 @@
 ///
 /// Real hardware reports vblank (DRM page-flip events, FBIO_WAITFORVSYNC), and waiting for it paces
 /// the loop. Virtual machines answer at once — thousands of "vblanks" a second — so after a few
-/// waits that returned far sooner than a refresh period, the pacer switches to its own clock at
+/// reports closer together than a refresh period allows, the pacer switches to its own clock at
 /// the mode's refresh rate (absolute deadlines with clock_nanosleep: no drift, no spinning).
+/// The spacing of reports is what counts, not how long one wait took: on real hardware a frame
+/// that took most of a refresh period legitimately waits only briefly for its vblank.
 public struct FramePacer: Sendable {
     public let interval: Double
     /// True once vblank waits proved meaningless (or unavailable) and the clock paces instead.
     public private(set) var usesClock: Bool
-    private var quickWaits = 0
+    private var quickReports = 0
+    private var lastReport: Double?
     private var nextDeadline: Double?
 
-    /// How many consecutive too-quick vblank waits make the pacer give up on them.
-    static let quickWaitLimit = 3
+    /// How many consecutive too-close vblank reports make the pacer give up on them.
+    static let quickReportLimit = 3
 
     public init(refreshHz: Double, vblankAvailable: Bool) {
         interval = 1 / (refreshHz > 1 && refreshHz < 1000 ? refreshHz : 60)
         usesClock = !vblankAvailable
     }
 
-    /// Records how long a vblank wait took, in seconds.
-    public mutating func vblankWaitTook(_ seconds: Double) {
+    /// Records that a vblank was reported (a flip completed, a vsync wait returned) at `time`
+    /// (monotonic seconds). Real vblanks are at least one refresh period apart (less jitter).
+    public mutating func vblankReported(at time: Double) {
         guard !usesClock else { return }
-        if seconds < interval / 4 {
-            quickWaits += 1
-            if quickWaits >= Self.quickWaitLimit { usesClock = true }
+        if let lastReport, time - lastReport < interval * 0.75 {
+            quickReports += 1
+            if quickReports >= Self.quickReportLimit { usesClock = true }
         } else {
-            quickWaits = 0
+            quickReports = 0
         }
+        lastReport = time
     }
 
     /// Vblank waits are unavailable from now on (the ioctl failed or timed out).
