@@ -4,6 +4,7 @@ Usage: kiosk_tests.py BOOT_DIR HOST_SWELL WORK_DIR [--only NAME_SUBSTRING]
 Prints one PASS/FAIL line per case and "N passed, M failed"; exits 1 when any case failed.
 """
 
+import hashlib
 import json
 import os
 import re
@@ -100,7 +101,7 @@ def run_case(name, body):
 def suite_for(device, width, height, extra, stop_signal):
     tag = f"{device}-{width}x{height}"
     if only and not any(only in f"{tag} {case}" for case in ["drm-show", "drm-restore", "fbdev-show", "touch",
-                                                               "rotate", "pacing", "hotplug", "error", "png"]):
+                                                               "rotate", "pacing", "hotplug", "error", "png", "vfb"]):
         return
     vm = KioskVM(boot_dir, os.path.join(work_dir, tag), device, width, height)
     try:
@@ -324,6 +325,58 @@ def suite_for(device, width, height, extra, stop_signal):
             return False, f"screenshot differs from the PNG's source render in {differing} pixels (max {largest})"
         return True, f"'{line}'; screendump == swell render of ripples-60.json (the PNG's source); exit {exit_status}"
 
+    def vfb_formats():
+        """vfb (a memory framebuffer) with two pages: XBGR8888 and BGR565 through the bitfields,
+        the picture drawn into the back page and panned to, read back from /dev/fb1."""
+        status, lines = vm.sh("insmod /modules/extra/vfb.ko vfb_enable=1 videomemorysize=4194304")
+        if status != 0:
+            return False, "cannot load vfb: " + " | ".join(lines)
+        results = []
+        for depth in (32, 16):
+            status, lines = vm.sh(f"fbmode /dev/fb1 {depth} 960 && swell displays | grep '^fb1 '")
+            if status != 0:
+                return False, " | ".join(lines)
+            info = lines[-1]
+            fields = re.search(r"(\d+)x(\d+) virtual \d+x(\d+) offset=\S+ (\d+) bpp line_length=(\d+) "
+                               r"R(\d+)@(\d+) G(\d+)@(\d+) B(\d+)@(\d+)", info)
+            w, h, vh, bpp, line_length, rl, ro, gl, go, bl, bo = (int(v) for v in fields.groups())
+            # The expected bytes of one page: the render centred to w x h, encoded by the bitfields.
+            picture = centred(waves, w, h).rgb
+            page = bytearray()
+            for y in range(h):
+                row = bytearray(line_length)
+                for x in range(w):
+                    r, g, b = picture[(y * w + x) * 3:(y * w + x) * 3 + 3]
+                    value = (r >> (8 - rl)) << ro | (g >> (8 - gl)) << go | (b >> (8 - bl)) << bo
+                    row[x * bpp // 8:(x + 1) * bpp // 8] = value.to_bytes(bpp // 8, "little")
+                page += row
+            expected = hashlib.md5(page).hexdigest()
+            untouched = hashlib.md5(bytes(line_length * h)).hexdigest()
+            start(vm, "swell show /data/waves.json --output fbdev --device /dev/fb1", "/tmp/vfb.log", "swell: showing")
+            status, lines = vm.sh(
+                "swell displays | grep '^fb1 '; "
+                f"dd if=/dev/fb1 bs={line_length} skip={h} count={h} 2>/dev/null | md5sum; "
+                f"dd if=/dev/fb1 bs={line_length} count={h} 2>/dev/null | md5sum")
+            shown_offset = re.search(r"offset=(\d+),(\d+)", lines[0]).group(2)
+            back_page, front_page = lines[1].split()[0], lines[2].split()[0]
+            exit_status, _ = stop(vm, "/tmp/vfb.log")
+            status, lines = vm.sh("swell displays | grep '^fb1 '")
+            restored_offset = re.search(r"offset=(\d+),(\d+)", lines[-1]).group(2)
+            problems = []
+            if shown_offset != str(h):
+                problems.append(f"panned to y={shown_offset}, expected the second page at {h}")
+            if back_page != expected:
+                problems.append("the shown page's bytes differ from the encoded render")
+            if front_page != untouched:
+                problems.append("the first page was written (the copy must go to the back page)")
+            if restored_offset != "0" or exit_status != 0:
+                problems.append(f"after SIGTERM: exit {exit_status}, offset y={restored_offset}")
+            if problems:
+                return False, f"{depth} bpp ({info}): " + "; ".join(problems)
+            results.append(f"{bpp} bpp R{rl}@{ro} G{gl}@{go} B{bl}@{bo} pitch {line_length}")
+        return True, ("vfb " + ", ".join(results) + ": picture written to page 2 and panned to (FBIOPAN_DISPLAY), "
+                      "bytes == the render encoded by the bitfields, page 1 untouched, pan restored on SIGTERM")
+
     def rotate_show(rotation):
         def body():
             lines = start(vm, f"swell show /data/waves.json --output drm --rotate {rotation}", "/tmp/rot.log",
@@ -347,6 +400,8 @@ def suite_for(device, width, height, extra, stop_signal):
             run_case(f"{tag} rotate-{value} ({driver})", rotate_show(value))
         elif kind == "fbdev-pacing":
             run_case(f"{tag} fbdev-pacing ({driver} fbdev emulation)", redraw("fbdev"))
+        elif kind == "vfb":
+            run_case(f"{tag} fbdev-formats-and-panning (vfb)", vfb_formats)
         elif kind == "png":
             run_case(f"{tag} png-show ({driver})", png_show)
         elif kind == "errors":
@@ -362,7 +417,7 @@ def suite_for(device, width, height, extra, stop_signal):
 configs = [
     ("vga", 1920, 1080, [("fbdev-pacing", None), ("png", None)], "TERM"),
     ("virtio", 1920, 1080, [("fbdev-pacing", None)], "INT"),
-    ("vga", 1280, 800, [("rotate", 270), ("errors", None)], "HUP"),
+    ("vga", 1280, 800, [("rotate", 270), ("errors", None), ("vfb", None)], "HUP"),
     ("virtio", 1280, 800, [("rotate", 90), ("touch-rotate", 90), ("hotplug", None)], "SEGV"),
 ]
 suite_started = time.monotonic()

@@ -54,6 +54,7 @@ public func describeDisplays() -> (text: String, foundAny: Bool) {
         let id = withUnsafeBytes(of: fixed.id) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
         text +=
             "\(name) (\(id)) \(variable.xres)x\(variable.yres) virtual \(variable.xres_virtual)x\(variable.yres_virtual)"
+        text += " offset=\(variable.xoffset),\(variable.yoffset)"
         text += " \(variable.bits_per_pixel) bpp line_length=\(fixed.line_length)"
         text += " R\(variable.red.length)@\(variable.red.offset) G\(variable.green.length)@\(variable.green.offset)"
         text += " B\(variable.blue.length)@\(variable.blue.offset)\n"
