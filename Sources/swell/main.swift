@@ -9,6 +9,9 @@ let verbs: [Verb] = [
     scenesVerb,
     dumpVerb,
     diffVerb,
+    displaysVerb,
+    showVerb,
+    touchTestVerb,
 ]
 
 /// Writes one message to standard error (unbuffered, so it is never lost on exit).
