@@ -1,0 +1,51 @@
+/// Where the wave kernels evaluate their sine: sixteen columns per group, and within a column
+/// `subColumns` equal sub-columns whose edges sit at x = groupX + lane + s / subColumns.
+///
+/// The phase of a sample is kept in turns (2π·x/λ + φ = 2π·turns). The integer part is
+/// removed in Double once per group and sub-column edge, so the Float that reaches
+/// `sineOfTurns` is below 2 turns however far x is from 0 or however short the wavelength.
+@frozen
+public struct WaveSampler {
+    @usableFromInline let inverseWavelength: Double
+    @usableFromInline let phaseTurns: Double
+    /// frac(lane / λ) per lane.
+    @usableFromInline let laneTurns: LaneFloats
+    /// Sub-columns per pixel column (1...maximumSubColumns).
+    @usableFromInline let subColumns: Int
+    /// Radians per pixel, 2π/λ.
+    @usableFromInline let angularFrequency: Double
+
+    /// The most sub-columns a column is split into (tiny wavelengths stop refining here).
+    @usableFromInline static let maximumSubColumns = 32
+
+    @inlinable
+    init(wavelength: Double, phase: Double, subColumns: Int) {
+        inverseWavelength = 1 / wavelength
+        phaseTurns = fractionalPart(phase / (2 * Double.pi))
+        var lanes = LaneFloats(repeating: 0)
+        for lane in 0..<laneCount {
+            lanes[lane] = Float(fractionalPart(Double(lane) * inverseWavelength))
+        }
+        laneTurns = lanes
+        self.subColumns = subColumns
+        angularFrequency = 2 * Double.pi / wavelength
+    }
+
+    /// Sub-columns needed so that a curve with |y''| ≤ `curvatureBound` deviates from its
+    /// chords by little within each sub-column: |y''|·h² ≤ `tolerance` with h = 1/k.
+    @inlinable
+    static func subColumns(curvatureBound: Double, tolerance: Double) -> Int {
+        let k = (curvatureBound / tolerance).squareRoot().rounded(.up)
+        if !(k >= 1) { return 1 }  // also catches NaN
+        if !(k <= Double(maximumSubColumns)) { return maximumSubColumns }
+        return Int(k)
+    }
+
+    /// Turns of x = groupX + lane + edge / subColumns for every lane (in [0, 2)).
+    @inlinable @inline(__always)
+    func turns(groupX: Int, edge: Int) -> LaneFloats {
+        let x = Double(groupX) + Double(edge) / Double(subColumns)
+        let base = fractionalPart(x * inverseWavelength + phaseTurns)
+        return LaneFloats(repeating: Float(base)) + laneTurns
+    }
+}
