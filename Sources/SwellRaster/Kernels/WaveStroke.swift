@@ -13,7 +13,8 @@
 //   SIMD with `sineOfTurns` (sin and cos per column edge).
 // - Robust path (the 16-column groups within width/2 + 1 of either end, and every group of
 //   strongly bent or steep strokes): lo/hi from the capsules around a fine polyline
-//   (`WaveStrokeEnvelope`, scalar Double), at least 8 sub-columns per column.
+//   (`WaveStrokeEnvelope`, scalar Double), at least 8 sub-columns per column and 32 at the
+//   caps, where lo/hi have vertical tangents that chords follow poorly.
 // - Degenerate input draws nothing: any non-finite parameter, wavelength 0, width ≤ 0 or
 //   length ≤ 0. Amplitude and width are limited to 1e6 px.
 // - Accuracy and limits: see WaveStrokeAccuracyTests and the notes in WaveFill.swift.
@@ -79,7 +80,7 @@ func strokeWaveBand(
             let right = Double(groupX + laneCount) + 1
             let nearEnd = (right >= capStart && left <= capEnd) || (right >= tailStart && left <= tailEnd)
             let fast = gentle && !nearEnd
-            let k = fast ? fastColumns : robustColumns
+            let k = fast ? fastColumns : (nearEnd ? WaveSampler.maximumSubColumns : robustColumns)
             if fast {
                 sampleStrokeEdges(geometry, groupX: groupX, subColumns: k, origin: origin, low: lowEdges, high: highEdges)
             } else {

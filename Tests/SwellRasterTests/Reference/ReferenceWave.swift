@@ -132,9 +132,10 @@ enum ReferenceWave {
     static func capsuleSpan(_ p: (x: Double, y: Double), _ q: (x: Double, y: Double), radius r: Double, atY ys: Double)
         -> (Double, Double)?
     {
+        if ys < min(p.y, q.y) - r || ys > max(p.y, q.y) + r { return nil }
         var low = Double.infinity
         var high = -Double.infinity
-        for c in [p, q] {
+        func addDisc(_ c: (x: Double, y: Double)) {
             let dy = ys - c.y
             if abs(dy) <= r {
                 let h = (r * r - dy * dy).squareRoot()
@@ -142,6 +143,8 @@ enum ReferenceWave {
                 high = max(high, c.x + h)
             }
         }
+        addDisc(p)
+        addDisc(q)
         let dx = q.x - p.x
         let dy = q.y - p.y
         let length = (dx * dx + dy * dy).squareRoot()

@@ -31,6 +31,10 @@ struct WaveStrokeEnvelope {
     func vertexX(_ m: Int) -> Double { min(Double(m) * step, geometry.length) }
 
     /// [lo, hi] of the stroke at x (for x beyond the caps: a zero-width interval at the end).
+    ///
+    /// The polyline scan finds where the top and bottom are attained (within one vertex step);
+    /// a golden-section search of the exact centre line then refines them, so the polyline's
+    /// chord error does not reach the result (hi is max over x' of g(x') + √(r² − (x' − x)²)).
     @inlinable
     func interval(at x: Double) -> (low: Double, high: Double) {
         let r = geometry.radius
@@ -43,6 +47,8 @@ struct WaveStrokeEnvelope {
         let last = min(lastVertex, Int(((x + r) / step).rounded(.up)))
         var low = Double.infinity
         var high = -Double.infinity
+        var lowAt = x
+        var highAt = x
         var px = vertexX(first)
         var py = geometry.centre(px)
         for m in first...last {
@@ -50,8 +56,8 @@ struct WaveStrokeEnvelope {
             let dx = x - px
             if abs(dx) <= r {
                 let h = (r * r - dx * dx).squareRoot()
-                low = min(low, py - h)
-                high = max(high, py + h)
+                if py - h < low { low = py - h; lowAt = px }
+                if py + h > high { high = py + h; highAt = px }
             }
             guard m < last else { break }
             let qx = vertexX(m + 1)
@@ -66,19 +72,72 @@ struct WaveStrokeEnvelope {
                 let upperStart = px + nx
                 let lowerStart = px - nx
                 if x >= upperStart && x <= upperStart + sx {
-                    high = max(high, py + ny + sy * (x - upperStart) / sx)
+                    let y = py + ny + sy * (x - upperStart) / sx
+                    if y > high { high = y; highAt = x - nx }
                 }
                 if x >= lowerStart && x <= lowerStart + sx {
-                    low = min(low, py - ny + sy * (x - lowerStart) / sx)
+                    let y = py - ny + sy * (x - lowerStart) / sx
+                    if y < low { low = y; lowAt = x + nx }
                 }
             }
             px = qx
             py = qy
         }
-        if !(low <= high) {
+        guard low <= high else {
             let y = geometry.centre(min(max(x, 0), length))
             return (y, y)
         }
-        return (low, high)
+        let windowStart = max(0, x - r)
+        let windowEnd = min(length, x + r)
+        let refinedHigh = refine(x, around: highAt, from: windowStart, to: windowEnd, sign: 1)
+        let refinedLow = refine(x, around: lowAt, from: windowStart, to: windowEnd, sign: -1)
+        // The exact discs at the window ends (the caps) are lower bounds of hi too.
+        let startDisc = disc(x, at: windowStart)
+        let endDisc = disc(x, at: windowEnd)
+        return (min(refinedLow, startDisc.low, endDisc.low), max(refinedHigh, startDisc.high, endDisc.high))
+    }
+
+    @inlinable
+    func disc(_ x: Double, at centreX: Double) -> (low: Double, high: Double) {
+        let r = geometry.radius
+        let dx = x - centreX
+        let h = max(0, r * r - dx * dx).squareRoot()
+        let y = geometry.centre(centreX)
+        return (y - h, y + h)
+    }
+
+    /// The maximum of sign·(g(x') ± √(r² − (x' − x)²)) for x' within one polyline step of
+    /// `guess` (and inside [from, to]), by golden-section search.
+    @inlinable
+    func refine(_ x: Double, around guess: Double, from: Double, to: Double, sign: Double) -> Double {
+        let r = geometry.radius
+        @inline(__always) func value(_ t: Double) -> Double {
+            let dx = t - x
+            return sign * geometry.centre(t) + max(0, r * r - dx * dx).squareRoot()
+        }
+        var a = max(from, guess - step)
+        var b = min(to, guess + step)
+        guard a < b else { return value(max(from, min(to, guess))) }
+        let ratio = 0.381_966_011_250_105_2
+        var c = a + ratio * (b - a)
+        var d = b - ratio * (b - a)
+        var fc = value(c)
+        var fd = value(d)
+        for _ in 0..<24 {
+            if fc >= fd {
+                b = d
+                d = c
+                fd = fc
+                c = a + ratio * (b - a)
+                fc = value(c)
+            } else {
+                a = c
+                c = d
+                fc = fd
+                d = b - ratio * (b - a)
+                fd = value(d)
+            }
+        }
+        return sign * max(fc, fd, value(a), value(b))
     }
 }
