@@ -42,8 +42,9 @@ public func fillWave(_ surface: PixelSurface, _ shape: Wave, _ source: SourceCol
     if bandTop < bandBottom {
         fillWaveBand(surface, shape, amplitude: amplitude, source, columns: area.x0..<area.x1, rows: bandTop..<bandBottom)
     }
+    let blender = WaveBlender(source)
     for y in bandBottom..<area.y1 {
-        blendSpan(surface.row(y), from: area.x0, to: area.x1, source, alpha: source.alpha)
+        blender.fullSpan(surface.row(y), from: area.x0, to: area.x1)
     }
 }
 
@@ -54,7 +55,8 @@ func fillWaveBand(
 ) {
     let angular = 2 * Double.pi / shape.wavelength
     let k = WaveSampler.subColumns(curvatureBound: abs(amplitude) * angular * angular, tolerance: 0.1)
-    let sampler = WaveSampler(wavelength: shape.wavelength, phase: shape.phase, subColumns: k)
+    let sampler = WaveSampler(wavelength: shape.wavelength, phase: shape.phase)
+    let blender = WaveBlender(source)
     // Coordinates relative to the band's top row keep Float values small.
     let origin = rows.lowerBound
     let baseline = LaneFloats(repeating: Float(shape.baseline - Double(origin)))
@@ -68,7 +70,7 @@ func fillWaveBand(
         while groupX < columns.upperBound {
             let lanes = min(laneCount, columns.upperBound - groupX)
             for edge in -1...(k + 1) {
-                let turns = sampler.turns(groupX: groupX, edge: edge)
+                let turns = sampler.turns(groupX: groupX, offset: Double(edge) / Double(k))
                 edges[edge + 1] = baseline + scaledAmplitude * sineOfTurns(turns)
             }
             let bounds = buildChords(edges: edges, subColumns: k, corrected: true, starts: starts, slopes: slopes)
@@ -77,10 +79,10 @@ func fillWaveBand(
             let full = max(top, clampedRow(bounds.high.rounded(.up), low: 0, high: bandRows))
             for y in top..<full {
                 let coverage = coverageBelowChords(rowBottom: Float(y + 1), starts: starts, slopes: slopes, subColumns: k)
-                blendLanes(surface.row(origin + y), at: groupX, count: lanes, source, alpha: coverage * source.alpha)
+                blender.coverageLanes(surface.row(origin + y), at: groupX, count: lanes, coverage: coverage)
             }
             for y in full..<bandRows {
-                blendSpan(surface.row(origin + y), from: groupX, to: groupX + lanes, source, alpha: source.alpha)
+                blender.fullSpan(surface.row(origin + y), from: groupX, to: groupX + lanes)
             }
             groupX += laneCount
         }

@@ -11,10 +11,12 @@
 //   bench lists with a margin of ~3x): lo/hi = g ∓ r·√(1 + g'²) + ½r²·g''·g'²/(1 + g'²), the
 //   exact cross-section of a straight line plus its second-order curvature term, evaluated in
 //   SIMD with `sineOfTurns` (sin and cos per column edge).
-// - Robust path (the 16-column groups within width/2 + 1 of either end, and every group of
-//   strongly bent or steep strokes): lo/hi from the capsules around a fine polyline
-//   (`WaveStrokeEnvelope`, scalar Double), at least 8 sub-columns per column and 32 at the
-//   caps, where lo/hi have vertical tangents that chords follow poorly.
+//   Near the ends (groups within width/2 + 1) the caps are added in SIMD too (`WaveStrokeEnds`:
+//   band cut at the end normal plus the end disc), with ≥ 16 sub-columns because lo/hi have
+//   vertical tangents at the cap tips that chords follow poorly.
+// - Robust path (strongly bent or steep strokes): lo/hi from the capsules around a fine
+//   polyline refined on the exact curve (`WaveStrokeEnvelope`, scalar Double), at least 8
+//   sub-columns per column and 32 at the caps.
 // - Degenerate input draws nothing: any non-finite parameter, wavelength 0, width ≤ 0 or
 //   length ≤ 0. Amplitude and width are limited to 1e6 px.
 // - Accuracy and limits: see WaveStrokeAccuracyTests and the notes in WaveFill.swift.
@@ -56,11 +58,14 @@ func strokeWaveBand(
     let gentle = geometry.isGentle
     let stretch = 1 + geometry.slopeBound * geometry.slopeBound
     let fastColumns = WaveSampler.subColumns(curvatureBound: geometry.curvatureBound * stretch, tolerance: 0.1)
+    let capColumns = max(fastColumns, 16)
     let robustColumns = max(8, WaveSampler.subColumns(curvatureBound: geometry.curvatureBound * stretch, tolerance: 0.05))
-    let envelope = WaveStrokeEnvelope(geometry)
+    let sampler = WaveSampler(wavelength: 2 * Double.pi / geometry.angular, phase: geometry.phase)
+    let blender = WaveBlender(source)
     let origin = rows.lowerBound
+    let ends = WaveStrokeEnds(geometry, origin: origin)
     let bandRows = rows.count
-    // Groups whose columns reach within r + 1 of an end take the robust path.
+    // Groups whose columns reach within r + 1 of an end draw the caps.
     let capStart = -r - 1
     let capEnd = r + 1
     let tailStart = geometry.length - r - 1
@@ -79,27 +84,24 @@ func strokeWaveBand(
             let left = Double(groupX) - 1
             let right = Double(groupX + laneCount) + 1
             let nearEnd = (right >= capStart && left <= capEnd) || (right >= tailStart && left <= tailEnd)
-            let fast = gentle && !nearEnd
-            let k = fast ? fastColumns : (nearEnd ? WaveSampler.maximumSubColumns : robustColumns)
-            if fast {
-                sampleStrokeEdges(geometry, groupX: groupX, subColumns: k, origin: origin, low: lowEdges, high: highEdges)
+            let k: Int
+            if gentle {
+                k = nearEnd ? capColumns : fastColumns
+                sampleStrokeEdges(
+                    geometry, sampler, groupX: groupX, subColumns: k, origin: origin, ends: nearEnd ? ends : nil,
+                    low: lowEdges, high: highEdges)
             } else {
-                for edge in -1...(k + 1) {
-                    var low = LaneFloats(repeating: 0)
-                    var high = LaneFloats(repeating: 0)
-                    for lane in 0..<laneCount {
-                        let x = Double(groupX + lane) + Double(edge) / Double(k)
-                        let interval = envelope.interval(at: x)
-                        low[lane] = Float(interval.low - Double(origin))
-                        high[lane] = Float(interval.high - Double(origin))
-                    }
-                    lowEdges[edge + 1] = low
-                    highEdges[edge + 1] = high
-                }
+                k = nearEnd ? capacity : robustColumns
+                sampleStrokeEnvelope(
+                    WaveStrokeEnvelope(geometry), groupX: groupX, subColumns: k, origin: origin, low: lowEdges,
+                    high: highEdges)
             }
-            let lowBounds = buildChords(edges: lowEdges, subColumns: k, corrected: fast, starts: lowStarts, slopes: lowSlopes)
+            // The chord correction assumes a smooth boundary; caps and envelopes have kinks.
+            let corrected = gentle && !nearEnd
+            let lowBounds = buildChords(
+                edges: lowEdges, subColumns: k, corrected: corrected, starts: lowStarts, slopes: lowSlopes)
             let highBounds = buildChords(
-                edges: highEdges, subColumns: k, corrected: fast, starts: highStarts, slopes: highSlopes)
+                edges: highEdges, subColumns: k, corrected: corrected, starts: highStarts, slopes: highSlopes)
             let top = clampedRow(lowBounds.low.rounded(.down), low: 0, high: bandRows)
             let bottom = max(top, clampedRow(highBounds.high.rounded(.up), low: 0, high: bandRows))
             for y in top..<bottom {
@@ -108,36 +110,38 @@ func strokeWaveBand(
                 let belowHigh = coverageBelowChords(
                     rowBottom: rowBottom, starts: highStarts, slopes: highSlopes, subColumns: k)
                 let coverage = laneMax(belowLow - belowHigh, LaneFloats(repeating: 0))
-                blendLanes(surface.row(origin + y), at: groupX, count: lanes, source, alpha: coverage * source.alpha)
+                blender.coverageLanes(surface.row(origin + y), at: groupX, count: lanes, coverage: coverage)
             }
             groupX += laneCount
         }
     }
 }
 
-/// Fast path: lo/hi of the vertical cross-section at every sub-column edge of a group, in SIMD.
+/// Fast path: lo/hi of the vertical cross-section at every sub-column edge of a group, in SIMD:
+/// g ∓ r·√(1 + g'²) + ½r²·g''·g'²/(1 + g'²) (exact for a line, plus the curvature term), with
+/// the caps applied when `ends` is given.
 @inlinable @inline(__always)
 func sampleStrokeEdges(
-    _ geometry: WaveStrokeGeometry, groupX: Int, subColumns k: Int, origin: Int,
-    low: UnsafeMutablePointer<LaneFloats>, high: UnsafeMutablePointer<LaneFloats>
+    _ geometry: WaveStrokeGeometry, _ sampler: WaveSampler, groupX: Int, subColumns k: Int, origin: Int,
+    ends: WaveStrokeEnds?, low: UnsafeMutablePointer<LaneFloats>, high: UnsafeMutablePointer<LaneFloats>
 ) {
-    let sampler = WaveSampler(wavelength: 2 * Double.pi / geometry.angular, phase: geometry.phase, subColumns: k)
     let baseline = LaneFloats(repeating: Float(geometry.baseline - Double(origin)))
     let amplitude = Float(geometry.amplitude)
     let omega = Float(geometry.angular)
     let r = Float(geometry.radius)
     let halfRSquared = 0.5 * r * r
     let scale = Float(2 / geometry.length)
+    let halfLength = geometry.length / 2
     for edge in -1...(k + 1) {
-        let turns = sampler.turns(groupX: groupX, edge: edge)
+        let offset = Double(edge) / Double(k)
+        let turns = sampler.turns(groupX: groupX, offset: offset)
         let sine = sineOfTurns(turns)
         let cosine = sineOfTurns(turns + 0.25)
         var g = baseline
         var g1: LaneFloats
         var g2: LaneFloats
         if geometry.parabola {
-            let offset = Float(Double(groupX) + Double(edge) / Double(k) - geometry.length / 2)
-            let u = (laneOffsets + offset) * scale
+            let u = (laneOffsets + Float(Double(groupX) + offset - halfLength)) * scale
             let e = 1 - u * u
             let e1 = -2 * scale * u
             let e2 = -2 * scale * scale
@@ -153,7 +157,31 @@ func sampleStrokeEdges(
         let stretchSquared = 1 + slopeSquared
         let stretch = stretchSquared.squareRoot()
         let bend = halfRSquared * g2 * slopeSquared / stretchSquared
-        low[edge + 1] = g - r * stretch + bend
-        high[edge + 1] = g + r * stretch + bend
+        var lo = g - r * stretch + bend
+        var hi = g + r * stretch + bend
+        if let ends {
+            ends.apply(x: laneOffsets + Float(Double(groupX) + offset), low: &lo, high: &hi)
+        }
+        low[edge + 1] = lo
+        high[edge + 1] = hi
+    }
+}
+
+/// Robust path: lo/hi from the polyline capsules (scalar), at every sub-column edge.
+@inlinable
+func sampleStrokeEnvelope(
+    _ envelope: WaveStrokeEnvelope, groupX: Int, subColumns k: Int, origin: Int,
+    low: UnsafeMutablePointer<LaneFloats>, high: UnsafeMutablePointer<LaneFloats>
+) {
+    for edge in -1...(k + 1) {
+        var lo = LaneFloats(repeating: 0)
+        var hi = LaneFloats(repeating: 0)
+        for lane in 0..<laneCount {
+            let interval = envelope.interval(at: Double(groupX + lane) + Double(edge) / Double(k))
+            lo[lane] = Float(interval.low - Double(origin))
+            hi[lane] = Float(interval.high - Double(origin))
+        }
+        low[edge + 1] = lo
+        high[edge + 1] = hi
     }
 }

@@ -1,5 +1,5 @@
 /// Where the wave kernels evaluate their sine: sixteen columns per group, and within a column
-/// `subColumns` equal sub-columns whose edges sit at x = groupX + lane + s / subColumns.
+/// k equal sub-columns whose edges sit at x = groupX + lane + s / k.
 ///
 /// The phase of a sample is kept in turns (2π·x/λ + φ = 2π·turns). The integer part is
 /// removed in Double once per group and sub-column edge, so the Float that reaches
@@ -10,8 +10,6 @@ public struct WaveSampler {
     @usableFromInline let phaseTurns: Double
     /// frac(lane / λ) per lane.
     @usableFromInline let laneTurns: LaneFloats
-    /// Sub-columns per pixel column (1...maximumSubColumns).
-    @usableFromInline let subColumns: Int
     /// Radians per pixel, 2π/λ.
     @usableFromInline let angularFrequency: Double
 
@@ -19,7 +17,7 @@ public struct WaveSampler {
     @usableFromInline static let maximumSubColumns = 32
 
     @inlinable
-    init(wavelength: Double, phase: Double, subColumns: Int) {
+    init(wavelength: Double, phase: Double) {
         inverseWavelength = 1 / wavelength
         phaseTurns = fractionalPart(phase / (2 * Double.pi))
         var lanes = LaneFloats(repeating: 0)
@@ -27,7 +25,6 @@ public struct WaveSampler {
             lanes[lane] = Float(fractionalPart(Double(lane) * inverseWavelength))
         }
         laneTurns = lanes
-        self.subColumns = subColumns
         angularFrequency = 2 * Double.pi / wavelength
     }
 
@@ -41,10 +38,10 @@ public struct WaveSampler {
         return Int(k)
     }
 
-    /// Turns of x = groupX + lane + edge / subColumns for every lane (in [0, 2)).
+    /// Turns of x = groupX + lane + offset for every lane (in [0, 2)).
     @inlinable @inline(__always)
-    func turns(groupX: Int, edge: Int) -> LaneFloats {
-        let x = Double(groupX) + Double(edge) / Double(subColumns)
+    func turns(groupX: Int, offset: Double) -> LaneFloats {
+        let x = Double(groupX) + offset
         let base = fractionalPart(x * inverseWavelength + phaseTurns)
         return LaneFloats(repeating: Float(base)) + laneTurns
     }

@@ -48,6 +48,18 @@ struct WaveStrokeGeometry {
         return baseline + e * amplitude * doubleSine(angular * x + phase)
     }
 
+    /// g'(x) (Double, once per op for the caps).
+    @inlinable
+    func slope(_ x: Double) -> Double {
+        let s = doubleSine(angular * x + phase)
+        let c = doubleSine(angular * x + phase + Double.pi / 2)
+        guard parabola else { return amplitude * angular * c }
+        let u = (x - length / 2) * (2 / length)
+        let e = 1 - u * u
+        let e1 = -2 * u * (2 / length)
+        return amplitude * (e1 * s + e * angular * c)
+    }
+
     /// Whether the vertical cross-section g ± r·√(1 + g'²) plus its second-order correction is
     /// accurate: the curvature times the half width (scaled by the slope, which stretches the
     /// vertical cross-section) must be small. Otherwise the robust envelope path is used.
