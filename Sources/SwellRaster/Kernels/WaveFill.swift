@@ -62,29 +62,45 @@ func fillWaveBand(
     let baseline = LaneFloats(repeating: Float(shape.baseline - Double(origin)))
     let scaledAmplitude = LaneFloats(repeating: Float(amplitude))
     let bandRows = rows.count
+    @inline(__always) func height(_ groupX: Int, _ offset: Double) -> LaneFloats {
+        baseline + scaledAmplitude * sineOfTurns(sampler.turns(groupX: groupX, offset: offset))
+    }
     withUnsafeTemporaryAllocation(of: LaneFloats.self, capacity: 3 * WaveSampler.maximumSubColumns + 3) { scratch in
-        let edges = scratch.baseAddress!
-        let starts = edges + (k + 3)
-        let slopes = starts + k
-        var groupX = columns.lowerBound
-        while groupX < columns.upperBound {
-            let lanes = min(laneCount, columns.upperBound - groupX)
-            for edge in -1...(k + 1) {
-                let turns = sampler.turns(groupX: groupX, offset: Double(edge) / Double(k))
-                edges[edge + 1] = baseline + scaledAmplitude * sineOfTurns(turns)
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: waveChunkSamples) { sampleScratch in
+            let edges = scratch.baseAddress!
+            let starts = edges + (k + 3)
+            let slopes = starts + k
+            let samples = sampleScratch.baseAddress!
+            var chunkStart = columns.lowerBound
+            while chunkStart < columns.upperBound {
+                let chunkEnd = min(columns.upperBound, chunkStart + waveChunkColumns)
+                if k == 1 {
+                    fillColumnSamples(samples, chunkStart: chunkStart, chunkEnd: chunkEnd) { height($0, 0) }
+                }
+                var groupX = chunkStart
+                while groupX < chunkEnd {
+                    let lanes = min(laneCount, chunkEnd - groupX)
+                    if k == 1 {
+                        loadColumnEdges(samples, groupX: groupX, chunkStart: chunkStart, into: edges)
+                    } else {
+                        for edge in -1...(k + 1) { edges[edge + 1] = height(groupX, Double(edge) / Double(k)) }
+                    }
+                    let bounds = buildChords(edges: edges, subColumns: k, corrected: true, starts: starts, slopes: slopes)
+                    // Rows (relative to origin) [top, full) are partial; [full, bandRows) are covered.
+                    let top = clampedRow(bounds.low.rounded(.down), low: 0, high: bandRows)
+                    let full = max(top, clampedRow(bounds.high.rounded(.up), low: 0, high: bandRows))
+                    for y in top..<full {
+                        let coverage = coverageBelowChords(
+                            rowBottom: Float(y + 1), starts: starts, slopes: slopes, subColumns: k)
+                        blender.coverageLanes(surface.row(origin + y), at: groupX, count: lanes, coverage: coverage)
+                    }
+                    for y in full..<bandRows {
+                        blender.fullSpan(surface.row(origin + y), from: groupX, to: groupX + lanes)
+                    }
+                    groupX += laneCount
+                }
+                chunkStart = chunkEnd
             }
-            let bounds = buildChords(edges: edges, subColumns: k, corrected: true, starts: starts, slopes: slopes)
-            // Rows (relative to origin) [top, full) are partial; [full, bandRows) are covered.
-            let top = clampedRow(bounds.low.rounded(.down), low: 0, high: bandRows)
-            let full = max(top, clampedRow(bounds.high.rounded(.up), low: 0, high: bandRows))
-            for y in top..<full {
-                let coverage = coverageBelowChords(rowBottom: Float(y + 1), starts: starts, slopes: slopes, subColumns: k)
-                blender.coverageLanes(surface.row(origin + y), at: groupX, count: lanes, coverage: coverage)
-            }
-            for y in full..<bandRows {
-                blender.fullSpan(surface.row(origin + y), from: groupX, to: groupX + lanes)
-            }
-            groupX += laneCount
         }
     }
 }

@@ -71,76 +71,120 @@ func strokeWaveBand(
     let tailStart = geometry.length - r - 1
     let tailEnd = geometry.length + r + 1
     let capacity = WaveSampler.maximumSubColumns
+    let band = StrokeBandSampler(geometry, sampler, origin: origin)
+    let envelope = WaveStrokeEnvelope(geometry)
+    let sampledColumns = gentle && fastColumns == 1
     withUnsafeTemporaryAllocation(of: LaneFloats.self, capacity: 6 * capacity + 6) { scratch in
-        let lowEdges = scratch.baseAddress!
-        let highEdges = lowEdges + (capacity + 3)
-        let lowStarts = highEdges + (capacity + 3)
-        let lowSlopes = lowStarts + capacity
-        let highStarts = lowSlopes + capacity
-        let highSlopes = highStarts + capacity
-        var groupX = columns.lowerBound
-        while groupX < columns.upperBound {
-            let lanes = min(laneCount, columns.upperBound - groupX)
-            let left = Double(groupX) - 1
-            let right = Double(groupX + laneCount) + 1
-            let nearEnd = (right >= capStart && left <= capEnd) || (right >= tailStart && left <= tailEnd)
-            let k: Int
-            if gentle {
-                k = nearEnd ? capColumns : fastColumns
-                sampleStrokeEdges(
-                    geometry, sampler, groupX: groupX, subColumns: k, origin: origin, ends: nearEnd ? ends : nil,
-                    low: lowEdges, high: highEdges)
-            } else {
-                k = nearEnd ? capacity : robustColumns
-                sampleStrokeEnvelope(
-                    WaveStrokeEnvelope(geometry), groupX: groupX, subColumns: k, origin: origin, low: lowEdges,
-                    high: highEdges)
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * waveChunkSamples) { sampleScratch in
+            let lowEdges = scratch.baseAddress!
+            let highEdges = lowEdges + (capacity + 3)
+            let lowStarts = highEdges + (capacity + 3)
+            let lowSlopes = lowStarts + capacity
+            let highStarts = lowSlopes + capacity
+            let highSlopes = highStarts + capacity
+            let lowSamples = sampleScratch.baseAddress!
+            let highSamples = lowSamples + waveChunkSamples
+            var chunkStart = columns.lowerBound
+            while chunkStart < columns.upperBound {
+                let chunkEnd = min(columns.upperBound, chunkStart + waveChunkColumns)
+                if sampledColumns {
+                    var groupX = chunkStart - laneCount
+                    var index = 0
+                    while groupX < chunkEnd + laneCount {
+                        let (lo, hi) = band.crossSection(groupX: groupX, offset: 0)
+                        UnsafeMutableRawPointer(lowSamples + index).storeBytes(of: lo, as: LaneFloats.self)
+                        UnsafeMutableRawPointer(highSamples + index).storeBytes(of: hi, as: LaneFloats.self)
+                        groupX += laneCount
+                        index += laneCount
+                    }
+                }
+                var groupX = chunkStart
+                while groupX < chunkEnd {
+                    let lanes = min(laneCount, chunkEnd - groupX)
+                    let left = Double(groupX) - 1
+                    let right = Double(groupX + laneCount) + 1
+                    let nearEnd = (right >= capStart && left <= capEnd) || (right >= tailStart && left <= tailEnd)
+                    let k: Int
+                    if !gentle {
+                        k = nearEnd ? capacity : robustColumns
+                        sampleStrokeEnvelope(
+                            envelope, groupX: groupX, subColumns: k, origin: origin, low: lowEdges, high: highEdges)
+                    } else if nearEnd || !sampledColumns {
+                        k = nearEnd ? capColumns : fastColumns
+                        for edge in -1...(k + 1) {
+                            let offset = Double(edge) / Double(k)
+                            var (lo, hi) = band.crossSection(groupX: groupX, offset: offset)
+                            if nearEnd {
+                                ends.apply(x: laneOffsets + Float(Double(groupX) + offset), low: &lo, high: &hi)
+                            }
+                            lowEdges[edge + 1] = lo
+                            highEdges[edge + 1] = hi
+                        }
+                    } else {
+                        k = 1
+                        loadColumnEdges(lowSamples, groupX: groupX, chunkStart: chunkStart, into: lowEdges)
+                        loadColumnEdges(highSamples, groupX: groupX, chunkStart: chunkStart, into: highEdges)
+                    }
+                    // The chord correction assumes a smooth boundary; caps and envelopes have kinks.
+                    let corrected = gentle && !nearEnd
+                    let lowBounds = buildChords(
+                        edges: lowEdges, subColumns: k, corrected: corrected, starts: lowStarts, slopes: lowSlopes)
+                    let highBounds = buildChords(
+                        edges: highEdges, subColumns: k, corrected: corrected, starts: highStarts, slopes: highSlopes)
+                    let top = clampedRow(lowBounds.low.rounded(.down), low: 0, high: bandRows)
+                    let bottom = max(top, clampedRow(highBounds.high.rounded(.up), low: 0, high: bandRows))
+                    for y in top..<bottom {
+                        let rowBottom = Float(y + 1)
+                        let belowLow = coverageBelowChords(
+                            rowBottom: rowBottom, starts: lowStarts, slopes: lowSlopes, subColumns: k)
+                        let belowHigh = coverageBelowChords(
+                            rowBottom: rowBottom, starts: highStarts, slopes: highSlopes, subColumns: k)
+                        let coverage = laneMax(belowLow - belowHigh, LaneFloats(repeating: 0))
+                        blender.coverageLanes(surface.row(origin + y), at: groupX, count: lanes, coverage: coverage)
+                    }
+                    groupX += laneCount
+                }
+                chunkStart = chunkEnd
             }
-            // The chord correction assumes a smooth boundary; caps and envelopes have kinks.
-            let corrected = gentle && !nearEnd
-            let lowBounds = buildChords(
-                edges: lowEdges, subColumns: k, corrected: corrected, starts: lowStarts, slopes: lowSlopes)
-            let highBounds = buildChords(
-                edges: highEdges, subColumns: k, corrected: corrected, starts: highStarts, slopes: highSlopes)
-            let top = clampedRow(lowBounds.low.rounded(.down), low: 0, high: bandRows)
-            let bottom = max(top, clampedRow(highBounds.high.rounded(.up), low: 0, high: bandRows))
-            for y in top..<bottom {
-                let rowBottom = Float(y + 1)
-                let belowLow = coverageBelowChords(rowBottom: rowBottom, starts: lowStarts, slopes: lowSlopes, subColumns: k)
-                let belowHigh = coverageBelowChords(
-                    rowBottom: rowBottom, starts: highStarts, slopes: highSlopes, subColumns: k)
-                let coverage = laneMax(belowLow - belowHigh, LaneFloats(repeating: 0))
-                blender.coverageLanes(surface.row(origin + y), at: groupX, count: lanes, coverage: coverage)
-            }
-            groupX += laneCount
         }
     }
 }
 
-/// Fast path: lo/hi of the vertical cross-section at every sub-column edge of a group, in SIMD:
-/// g ∓ r·√(1 + g'²) + ½r²·g''·g'²/(1 + g'²) (exact for a line, plus the curvature term), with
-/// the caps applied when `ends` is given.
-@inlinable @inline(__always)
-func sampleStrokeEdges(
-    _ geometry: WaveStrokeGeometry, _ sampler: WaveSampler, groupX: Int, subColumns k: Int, origin: Int,
-    ends: WaveStrokeEnds?, low: UnsafeMutablePointer<LaneFloats>, high: UnsafeMutablePointer<LaneFloats>
-) {
-    let baseline = LaneFloats(repeating: Float(geometry.baseline - Double(origin)))
-    let amplitude = Float(geometry.amplitude)
-    let omega = Float(geometry.angular)
-    let r = Float(geometry.radius)
-    let halfRSquared = 0.5 * r * r
-    let scale = Float(2 / geometry.length)
-    let halfLength = geometry.length / 2
-    for edge in -1...(k + 1) {
-        let offset = Double(edge) / Double(k)
+/// Fast path: the vertical cross-section [lo, hi] of the stroke of a gently bent curve,
+/// g ∓ r·√(1 + g'²) + ½r²·g''·g'²/(1 + g'²) (exact for a line, plus the curvature term), for
+/// the sixteen lanes x = groupX + lane + offset, in SIMD.
+@usableFromInline
+struct StrokeBandSampler {
+    @usableFromInline let sampler: WaveSampler
+    @usableFromInline let baseline: Float
+    @usableFromInline let amplitude: Float
+    @usableFromInline let omega: Float
+    @usableFromInline let radius: Float
+    @usableFromInline let scale: Float
+    @usableFromInline let halfLength: Double
+    @usableFromInline let parabola: Bool
+
+    @inlinable
+    init(_ geometry: WaveStrokeGeometry, _ sampler: WaveSampler, origin: Int) {
+        self.sampler = sampler
+        baseline = Float(geometry.baseline - Double(origin))
+        amplitude = Float(geometry.amplitude)
+        omega = Float(geometry.angular)
+        radius = Float(geometry.radius)
+        scale = Float(2 / geometry.length)
+        halfLength = geometry.length / 2
+        parabola = geometry.parabola
+    }
+
+    @inlinable @inline(__always)
+    func crossSection(groupX: Int, offset: Double) -> (LaneFloats, LaneFloats) {
         let turns = sampler.turns(groupX: groupX, offset: offset)
         let sine = sineOfTurns(turns)
         let cosine = sineOfTurns(turns + 0.25)
-        var g = baseline
+        var g = LaneFloats(repeating: baseline)
         var g1: LaneFloats
         var g2: LaneFloats
-        if geometry.parabola {
+        if parabola {
             let u = (laneOffsets + Float(Double(groupX) + offset - halfLength)) * scale
             let e = 1 - u * u
             let e1 = -2 * scale * u
@@ -156,14 +200,8 @@ func sampleStrokeEdges(
         let slopeSquared = g1 * g1
         let stretchSquared = 1 + slopeSquared
         let stretch = stretchSquared.squareRoot()
-        let bend = halfRSquared * g2 * slopeSquared / stretchSquared
-        var lo = g - r * stretch + bend
-        var hi = g + r * stretch + bend
-        if let ends {
-            ends.apply(x: laneOffsets + Float(Double(groupX) + offset), low: &lo, high: &hi)
-        }
-        low[edge + 1] = lo
-        high[edge + 1] = hi
+        let bend = (0.5 * radius * radius) * g2 * slopeSquared / stretchSquared
+        return (g - radius * stretch + bend, g + radius * stretch + bend)
     }
 }
 

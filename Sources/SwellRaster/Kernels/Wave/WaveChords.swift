@@ -26,8 +26,8 @@ func buildChords(
     starts: UnsafeMutablePointer<LaneFloats>, slopes: UnsafeMutablePointer<LaneFloats>
 ) -> ChordBounds {
     // edges[s + 1] holds the sample at edge s.
-    var low = LaneFloats(repeating: .infinity)
-    var high = LaneFloats(repeating: -.infinity)
+    var low = edges[1]
+    var high = edges[1]
     var previousCurvature = edges[2] - 2 * edges[1] + edges[0]
     for s in 0..<k {
         let left = edges[s + 1]

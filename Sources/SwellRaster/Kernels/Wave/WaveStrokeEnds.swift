@@ -39,7 +39,22 @@ struct WaveStrokeEnds {
         radius = Float(r)
     }
 
-    /// Applies the caps to a band cross-section [low, high] at the lanes' x.
+    @inlinable @inline(__always)
+    func selectMin(_ a: LaneFloats, _ b: LaneFloats) -> LaneFloats {
+        var r = a
+        r.replace(with: b, where: b .< a)
+        return r
+    }
+
+    @inlinable @inline(__always)
+    func selectMax(_ a: LaneFloats, _ b: LaneFloats) -> LaneFloats {
+        var r = a
+        r.replace(with: b, where: b .> a)
+        return r
+    }
+
+    /// Applies the caps to a band cross-section [low, high] at the lanes' x (only for the
+    /// groups at the ends, so the lane masks used here cost little).
     @inlinable @inline(__always)
     func apply(x: LaneFloats, low: inout LaneFloats, high: inout LaneFloats) {
         let infinity = LaneFloats(repeating: .infinity)
@@ -48,15 +63,15 @@ struct WaveStrokeEnds {
         let rr = radius * radius
         let zero = LaneFloats(repeating: 0)
         let d0 = x
-        let h0 = laneMax(rr - d0 * d0, zero).squareRoot()
+        let h0 = selectMax(rr - d0 * d0, zero).squareRoot()
         let in0 = d0 * d0 .<= rr
-        high.replace(with: laneMax(high, startY + h0), where: in0)
-        low.replace(with: laneMin(low, startY - h0), where: in0)
+        high.replace(with: selectMax(high, startY + h0), where: in0)
+        low.replace(with: selectMin(low, startY - h0), where: in0)
         let d1 = x - endX
-        let h1 = laneMax(rr - d1 * d1, zero).squareRoot()
+        let h1 = selectMax(rr - d1 * d1, zero).squareRoot()
         let in1 = d1 * d1 .<= rr
-        high.replace(with: laneMax(high, endY + h1), where: in1)
-        low.replace(with: laneMin(low, endY - h1), where: in1)
+        high.replace(with: selectMax(high, endY + h1), where: in1)
+        low.replace(with: selectMin(low, endY - h1), where: in1)
         // Beyond the caps: an empty cross-section at the nearer end point.
         var empty = LaneFloats(repeating: endY)
         empty.replace(with: LaneFloats(repeating: startY), where: x .< endX * 0.5)
