@@ -133,7 +133,14 @@ func strokeWaveBand(
                         edges: highEdges, subColumns: k, corrected: corrected, starts: highStarts, slopes: highSlopes)
                     let top = clampedRow(lowBounds.low.rounded(.down), low: 0, high: bandRows)
                     let bottom = max(top, clampedRow(highBounds.high.rounded(.up), low: 0, high: bandRows))
+                    // Rows between every lane's lo and hi are fully covered: constant spans.
+                    let fullTop = max(top, clampedRow(lowBounds.high.rounded(.up), low: 0, high: bandRows))
+                    let fullBottom = min(bottom, clampedRow(highBounds.low.rounded(.down), low: 0, high: bandRows))
                     for y in top..<bottom {
+                        if y >= fullTop && y < fullBottom {
+                            blender.fullSpan(surface.row(origin + y), from: groupX, to: groupX + lanes)
+                            continue
+                        }
                         let rowBottom = Float(y + 1)
                         let belowLow = coverageBelowChords(
                             rowBottom: rowBottom, starts: lowStarts, slopes: lowSlopes, subColumns: k)
