@@ -134,18 +134,26 @@ func strokeWaveBand(
                     let top = clampedRow(lowBounds.low.rounded(.down), low: 0, high: bandRows)
                     let bottom = max(top, clampedRow(highBounds.high.rounded(.up), low: 0, high: bandRows))
                     // Rows between every lane's lo and hi are fully covered: constant spans.
-                    let fullTop = max(top, clampedRow(lowBounds.high.rounded(.up), low: 0, high: bandRows))
-                    let fullBottom = min(bottom, clampedRow(highBounds.low.rounded(.down), low: 0, high: bandRows))
+                    let fullTop = clampedRow(lowBounds.high.rounded(.up), low: 0, high: bandRows)
+                    let fullBottom = clampedRow(highBounds.low.rounded(.down), low: 0, high: bandRows)
                     for y in top..<bottom {
                         if y >= fullTop && y < fullBottom {
                             blender.fullSpan(surface.row(origin + y), from: groupX, to: groupX + lanes)
                             continue
                         }
+                        // Above every lane's lo the row is wholly below lo (1); above every hi, the
+                        // row's part below hi is empty (0): only the other integral is needed.
                         let rowBottom = Float(y + 1)
-                        let belowLow = coverageBelowChords(
-                            rowBottom: rowBottom, starts: lowStarts, slopes: lowSlopes, subColumns: k)
-                        let belowHigh = coverageBelowChords(
-                            rowBottom: rowBottom, starts: highStarts, slopes: highSlopes, subColumns: k)
+                        var belowLow = LaneFloats(repeating: 1)
+                        if y < fullTop {
+                            belowLow = coverageBelowChords(
+                                rowBottom: rowBottom, starts: lowStarts, slopes: lowSlopes, subColumns: k)
+                        }
+                        var belowHigh = LaneFloats(repeating: 0)
+                        if y >= fullBottom {
+                            belowHigh = coverageBelowChords(
+                                rowBottom: rowBottom, starts: highStarts, slopes: highSlopes, subColumns: k)
+                        }
                         let coverage = laneMax(belowLow - belowHigh, LaneFloats(repeating: 0))
                         blender.coverageLanes(surface.row(origin + y), at: groupX, count: lanes, coverage: coverage)
                     }

@@ -63,12 +63,12 @@ struct WaveStrokeEnds {
         let rr = radius * radius
         let zero = LaneFloats(repeating: 0)
         let d0 = x
-        let h0 = selectMax(rr - d0 * d0, zero).squareRoot()
+        let h0 = laneAbs(laneMax(rr - d0 * d0, zero)).squareRoot()  // |…| lets LLVM use vsqrtps
         let in0 = d0 * d0 .<= rr
         high.replace(with: selectMax(high, startY + h0), where: in0)
         low.replace(with: selectMin(low, startY - h0), where: in0)
         let d1 = x - endX
-        let h1 = selectMax(rr - d1 * d1, zero).squareRoot()
+        let h1 = laneAbs(laneMax(rr - d1 * d1, zero)).squareRoot()
         let in1 = d1 * d1 .<= rr
         high.replace(with: selectMax(high, endY + h1), where: in1)
         low.replace(with: selectMin(low, endY - h1), where: in1)
