@@ -21,7 +21,8 @@ import Testing
     }
 
     @Test func exactAtQuarterTurnsAndOdd() {
-        let turns = SIMD16<Float>(0, 0.25, 0.5, 0.75, 1, -0.25, 2.5, 1e5, 0.125, -0.125, 0.3, -0.3, 0.49, -0.49, 0.01, -0.01)
+        let turns = SIMD16<Float>(
+            0, 0.25, 0.5, 0.75, 1, -0.25, 2.5, 1e5, 0.125, -0.125, 0.3, -0.3, 0.49, -0.49, 0.01, -0.01)
         let s = sineOfTurns(turns)
         #expect(abs(s[0]) < 1e-7 && abs(s[1] - 1) < 1e-6 && abs(s[2]) < 1e-6 && abs(s[3] + 1) < 1e-6)
         #expect(abs(s[4]) < 1e-6 && abs(s[5] + 1) < 1e-6 && abs(s[6]) < 1e-6 && abs(s[7]) < 1e-6)

@@ -31,13 +31,15 @@ import Testing
             case "wave-stroke":
                 let envelopeName = try #require(op["envelope"] as? String)
                 let envelope = try #require(WaveEnvelope(rawValue: envelopeName))
-                let stroke = WaveStroke(wave: wave, envelope: envelope, width: try number("width"), length: Double(width))
+                let stroke = WaveStroke(
+                    wave: wave, envelope: envelope, width: try number("width"), length: Double(width))
                 commands.append(DrawCommand(.waveStroke(stroke), color: color))
             default:
                 Issue.record("unexpected op \(op)")
             }
         }
-        return Frame(width: width, height: height, background: Color(r: clear[0], g: clear[1], b: clear[2]), commands: commands)
+        return Frame(
+            width: width, height: height, background: Color(r: clear[0], g: clear[1], b: clear[2]), commands: commands)
     }
 
     /// The reference pixels of one tile: background, then each op composited in Double and
@@ -90,7 +92,9 @@ import Testing
                 }
             }
             let mean = sum / Double(size * size * 3)
-            print("\(name) tile (\(x0), \(y0)): mean channel error \(mean)/255, max \(worst)/255, \(differing) channels differ")
+            print(
+                "\(name) tile (\(x0), \(y0)): mean channel error \(mean)/255, max \(worst)/255, \(differing) channels differ"
+            )
             #expect(mean <= 0.5, "\(name) tile (\(x0), \(y0)): mean \(mean)/255")
             #expect(worst <= 4, "\(name) tile (\(x0), \(y0)): max \(worst)/255")
         }

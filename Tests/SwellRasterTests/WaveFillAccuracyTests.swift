@@ -41,8 +41,11 @@ import Testing
             let height = Int(random.uniform(20...50))
             let wave = Self.randomWave(&random, height: height, wavelengths: 3...1000)
             let color = Color(
-                r: random.uniform(0...1), g: random.uniform(0...1), b: random.uniform(0...1), a: random.uniform(0.05...1))
-            let background = (0..<(width * height)).map { _ in UInt32.random(in: 0...0xFF_FFFF, using: &random) | 0xFF00_0000 }
+                r: random.uniform(0...1), g: random.uniform(0...1), b: random.uniform(0...1),
+                a: random.uniform(0.05...1))
+            let background = (0..<(width * height)).map { _ in
+                UInt32.random(in: 0...0xFF_FFFF, using: &random) | 0xFF00_0000
+            }
             let reference = ReferenceWave.fillCoverage(wave, width: width, height: height)
             let mismatches = compositeMismatches(
                 shape: .waveFill(wave), color: color, background: background, width: width, height: height,
@@ -153,7 +156,9 @@ import Testing
         memory.initializeMemory(as: UInt8.self, repeating: 0xA5, count: stride * height)
         let buffer = PixelBuffer(wrapping: memory, width: width, height: height, stride: stride)
         draw(
-            DrawCommand(.waveFill(Wave(baseline: 12, amplitude: 9, wavelength: 23, phase: 0)), color: Color(r: 1, g: 0, b: 0, a: 0.7)),
+            DrawCommand(
+                .waveFill(Wave(baseline: 12, amplitude: 9, wavelength: 23, phase: 0)),
+                color: Color(r: 1, g: 0, b: 0, a: 0.7)),
             on: buffer.surface, within: buffer.surface.bounds)
         let bytes = memory.assumingMemoryBound(to: UInt8.self)
         var changed = 0

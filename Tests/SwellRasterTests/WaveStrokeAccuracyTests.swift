@@ -24,8 +24,10 @@ import Testing
         return CoverageError(kernel: kernel, reference: reference)
     }
 
-    static func run(seed: UInt64, count: Int, label: String, wavelengths: ClosedRange<Double>,
-                    amplitudes: ClosedRange<Double> = -30...30, widths: ClosedRange<Double> = 0.2...12) {
+    static func run(
+        seed: UInt64, count: Int, label: String, wavelengths: ClosedRange<Double>,
+        amplitudes: ClosedRange<Double> = -30...30, widths: ClosedRange<Double> = 0.2...12
+    ) {
         var random = SeededRandom(seed: seed)
         var worstMax = 0.0
         var worstMean = 0.0
@@ -42,7 +44,9 @@ import Testing
             #expect(error.maximum <= 0.05, "\(label) op \(index) \(stroke): \(error)")
             #expect(error.meanOverEdges <= 0.005, "\(label) op \(index) \(stroke): \(error)")
         }
-        print("wave-stroke \(label): worst max \(worstMax), worst edge mean \(worstMean), average edge mean \(meanSum / Double(count))")
+        print(
+            "wave-stroke \(label): worst max \(worstMax), worst edge mean \(worstMean), average edge mean \(meanSum / Double(count))"
+        )
     }
 
     /// Long gentle waves like the bench lists' (mostly the fast path, robust at the caps).
@@ -62,8 +66,11 @@ import Testing
             let height = Int(random.uniform(20...50))
             let stroke = Self.randomStroke(&random, width: width, height: height, wavelengths: 6...2000)
             let color = Color(
-                r: random.uniform(0...1), g: random.uniform(0...1), b: random.uniform(0...1), a: random.uniform(0.05...1))
-            let background = (0..<(width * height)).map { _ in UInt32.random(in: 0...0xFF_FFFF, using: &random) | 0xFF00_0000 }
+                r: random.uniform(0...1), g: random.uniform(0...1), b: random.uniform(0...1),
+                a: random.uniform(0.05...1))
+            let background = (0..<(width * height)).map { _ in
+                UInt32.random(in: 0...0xFF_FFFF, using: &random) | 0xFF00_0000
+            }
             let reference = ReferenceWave.strokeCoverage(stroke, width: width, height: height)
             let mismatches = compositeMismatches(
                 shape: .waveStroke(stroke), color: color, background: background, width: width, height: height,
@@ -99,7 +106,10 @@ import Testing
     }
 
     @Test func negativeAmplitudeAndHugeWavelength() {
-        for wave in [Wave(baseline: 25, amplitude: -18, wavelength: 45, phase: 2), Wave(baseline: 25, amplitude: 18, wavelength: 1e7, phase: 1)] {
+        for wave in [
+            Wave(baseline: 25, amplitude: -18, wavelength: 45, phase: 2),
+            Wave(baseline: 25, amplitude: 18, wavelength: 1e7, phase: 1),
+        ] {
             let stroke = WaveStroke(wave: wave, envelope: .none, width: 4, length: 70)
             let error = Self.check(stroke, width: 72, height: 50)
             #expect(error.maximum <= 0.05 && error.meanOverEdges <= 0.005, "\(wave): \(error)")
@@ -112,7 +122,8 @@ import Testing
     @Test(arguments: [0.1, 0.5, 2.0])
     func tinyWavelengthsArePlausible(wavelength: Double) {
         let stroke = WaveStroke(
-            wave: Wave(baseline: 30, amplitude: 15, wavelength: wavelength, phase: 0.3), envelope: .parabola, width: 1.5,
+            wave: Wave(baseline: 30, amplitude: 15, wavelength: wavelength, phase: 0.3), envelope: .parabola,
+            width: 1.5,
             length: 48)
         let kernel = CoverageMap.drawnByKernel(.waveStroke(stroke), width: 48, height: 60)
         let reference = ReferenceWave.strokeCoverage(stroke, width: 48, height: 60)
@@ -134,17 +145,31 @@ import Testing
     }
 
     @Test(arguments: [
-        WaveStroke(wave: Wave(baseline: 10, amplitude: 5, wavelength: 30, phase: 0), envelope: .none, width: 0, length: 20),
-        WaveStroke(wave: Wave(baseline: 10, amplitude: 5, wavelength: 30, phase: 0), envelope: .none, width: -3, length: 20),
-        WaveStroke(wave: Wave(baseline: 10, amplitude: 5, wavelength: 30, phase: 0), envelope: .none, width: .nan, length: 20),
-        WaveStroke(wave: Wave(baseline: 10, amplitude: 5, wavelength: 30, phase: 0), envelope: .parabola, width: 3, length: 0),
-        WaveStroke(wave: Wave(baseline: 10, amplitude: 5, wavelength: 30, phase: 0), envelope: .none, width: 3, length: .infinity),
-        WaveStroke(wave: Wave(baseline: .infinity, amplitude: 5, wavelength: 30, phase: 0), envelope: .none, width: 3, length: 20),
-        WaveStroke(wave: Wave(baseline: 10, amplitude: .nan, wavelength: 30, phase: 0), envelope: .none, width: 3, length: 20),
-        WaveStroke(wave: Wave(baseline: 10, amplitude: 5, wavelength: 0, phase: 0), envelope: .none, width: 3, length: 20),
-        WaveStroke(wave: Wave(baseline: 10, amplitude: 5, wavelength: 30, phase: -.infinity), envelope: .none, width: 3, length: 20),
-        WaveStroke(wave: Wave(baseline: -1e9, amplitude: 5, wavelength: 30, phase: 0), envelope: .none, width: 3, length: 20),
-        WaveStroke(wave: Wave(baseline: 1e9, amplitude: 5, wavelength: 30, phase: 0), envelope: .none, width: 3, length: 20),
+        WaveStroke(
+            wave: Wave(baseline: 10, amplitude: 5, wavelength: 30, phase: 0), envelope: .none, width: 0, length: 20),
+        WaveStroke(
+            wave: Wave(baseline: 10, amplitude: 5, wavelength: 30, phase: 0), envelope: .none, width: -3, length: 20),
+        WaveStroke(
+            wave: Wave(baseline: 10, amplitude: 5, wavelength: 30, phase: 0), envelope: .none, width: .nan, length: 20),
+        WaveStroke(
+            wave: Wave(baseline: 10, amplitude: 5, wavelength: 30, phase: 0), envelope: .parabola, width: 3, length: 0),
+        WaveStroke(
+            wave: Wave(baseline: 10, amplitude: 5, wavelength: 30, phase: 0), envelope: .none, width: 3,
+            length: .infinity),
+        WaveStroke(
+            wave: Wave(baseline: .infinity, amplitude: 5, wavelength: 30, phase: 0), envelope: .none, width: 3,
+            length: 20),
+        WaveStroke(
+            wave: Wave(baseline: 10, amplitude: .nan, wavelength: 30, phase: 0), envelope: .none, width: 3, length: 20),
+        WaveStroke(
+            wave: Wave(baseline: 10, amplitude: 5, wavelength: 0, phase: 0), envelope: .none, width: 3, length: 20),
+        WaveStroke(
+            wave: Wave(baseline: 10, amplitude: 5, wavelength: 30, phase: -.infinity), envelope: .none, width: 3,
+            length: 20),
+        WaveStroke(
+            wave: Wave(baseline: -1e9, amplitude: 5, wavelength: 30, phase: 0), envelope: .none, width: 3, length: 20),
+        WaveStroke(
+            wave: Wave(baseline: 1e9, amplitude: 5, wavelength: 30, phase: 0), envelope: .none, width: 3, length: 20),
     ])
     func degenerateStrokesDrawNothing(stroke: WaveStroke) {
         let map = CoverageMap.drawnByKernel(.waveStroke(stroke), width: 24, height: 20)
@@ -153,10 +178,18 @@ import Testing
 
     @Test func extremeParametersAreSafe() {
         let strokes = [
-            WaveStroke(wave: Wave(baseline: 10, amplitude: 1e300, wavelength: 3, phase: 0), envelope: .none, width: 3, length: 30),
-            WaveStroke(wave: Wave(baseline: 10, amplitude: 5, wavelength: 1e-9, phase: 0), envelope: .none, width: 3, length: 30),
-            WaveStroke(wave: Wave(baseline: 10, amplitude: 5, wavelength: 30, phase: 0), envelope: .none, width: 1e300, length: 30),
-            WaveStroke(wave: Wave(baseline: 10, amplitude: 5, wavelength: 30, phase: 0), envelope: .parabola, width: 3, length: 1e-9),
+            WaveStroke(
+                wave: Wave(baseline: 10, amplitude: 1e300, wavelength: 3, phase: 0), envelope: .none, width: 3,
+                length: 30),
+            WaveStroke(
+                wave: Wave(baseline: 10, amplitude: 5, wavelength: 1e-9, phase: 0), envelope: .none, width: 3,
+                length: 30),
+            WaveStroke(
+                wave: Wave(baseline: 10, amplitude: 5, wavelength: 30, phase: 0), envelope: .none, width: 1e300,
+                length: 30),
+            WaveStroke(
+                wave: Wave(baseline: 10, amplitude: 5, wavelength: 30, phase: 0), envelope: .parabola, width: 3,
+                length: 1e-9),
         ]
         for stroke in strokes {
             let map = CoverageMap.drawnByKernel(.waveStroke(stroke), width: 33, height: 20)
@@ -169,7 +202,8 @@ import Testing
 
     @Test func pixelsOutsideTheClipAreUnchanged() {
         let stroke = WaveStroke(
-            wave: Wave(baseline: 25, amplitude: 12, wavelength: 40, phase: 1), envelope: .parabola, width: 5, length: 53)
+            wave: Wave(baseline: 25, amplitude: 12, wavelength: 40, phase: 1), envelope: .parabola, width: 5, length: 53
+        )
         let clip = ClipRect(x0: 5, y0: 14, x1: 41, y1: 31)
         let clipped = CoverageMap.drawnByKernel(.waveStroke(stroke), width: 53, height: 50, clip: clip)
         let whole = CoverageMap.drawnByKernel(.waveStroke(stroke), width: 53, height: 50)
@@ -197,7 +231,9 @@ import Testing
         let buffer = PixelBuffer(wrapping: memory, width: width, height: height, stride: stride)
         let stroke = WaveStroke(
             wave: Wave(baseline: 15, amplitude: 9, wavelength: 33, phase: 0), envelope: .none, width: 6, length: 60)
-        draw(DrawCommand(.waveStroke(stroke), color: Color(r: 0, g: 1, b: 0, a: 0.8)), on: buffer.surface, within: buffer.surface.bounds)
+        draw(
+            DrawCommand(.waveStroke(stroke), color: Color(r: 0, g: 1, b: 0, a: 0.8)), on: buffer.surface,
+            within: buffer.surface.bounds)
         let bytes = memory.assumingMemoryBound(to: UInt8.self)
         var changed = 0
         for j in 0..<height {

@@ -36,11 +36,14 @@ public func fillWave(_ surface: PixelSurface, _ shape: Wave, _ source: SourceCol
     // Rows [bandTop, bandBottom) may be partly covered; rows from bandBottom down are full.
     let bandTopValue = (shape.baseline - reach).rounded(.down)
     let bandBottomValue = (shape.baseline + reach).rounded(.up)
-    let bandTop = bandTopValue <= Double(area.y0) ? area.y0 : (bandTopValue >= Double(area.y1) ? area.y1 : Int(bandTopValue))
+    let bandTop =
+        bandTopValue <= Double(area.y0) ? area.y0 : (bandTopValue >= Double(area.y1) ? area.y1 : Int(bandTopValue))
     let bandBottom =
-        bandBottomValue <= Double(area.y0) ? area.y0 : (bandBottomValue >= Double(area.y1) ? area.y1 : Int(bandBottomValue))
+        bandBottomValue <= Double(area.y0)
+        ? area.y0 : (bandBottomValue >= Double(area.y1) ? area.y1 : Int(bandBottomValue))
     if bandTop < bandBottom {
-        fillWaveBand(surface, shape, amplitude: amplitude, source, columns: area.x0..<area.x1, rows: bandTop..<bandBottom)
+        fillWaveBand(
+            surface, shape, amplitude: amplitude, source, columns: area.x0..<area.x1, rows: bandTop..<bandBottom)
     }
     let blender = WaveBlender(source)
     for y in bandBottom..<area.y1 {
@@ -51,7 +54,8 @@ public func fillWave(_ surface: PixelSurface, _ shape: Wave, _ source: SourceCol
 /// The rows of the fill where the curve lies, group by group.
 @inlinable
 func fillWaveBand(
-    _ surface: PixelSurface, _ shape: Wave, amplitude: Double, _ source: SourceColor, columns: Range<Int>, rows: Range<Int>
+    _ surface: PixelSurface, _ shape: Wave, amplitude: Double, _ source: SourceColor, columns: Range<Int>,
+    rows: Range<Int>
 ) {
     let angular = 2 * Double.pi / shape.wavelength
     let k = WaveSampler.subColumns(curvatureBound: abs(amplitude) * angular * angular, tolerance: 0.1)
@@ -85,7 +89,8 @@ func fillWaveBand(
                     } else {
                         for edge in -1...(k + 1) { edges[edge + 1] = height(groupX, Double(edge) / Double(k)) }
                     }
-                    let bounds = buildChords(edges: edges, subColumns: k, corrected: true, starts: starts, slopes: slopes)
+                    let bounds = buildChords(
+                        edges: edges, subColumns: k, corrected: true, starts: starts, slopes: slopes)
                     // Rows (relative to origin) [top, full) are partial; [full, bandRows) are covered.
                     let top = clampedRow(bounds.low.rounded(.down), low: 0, high: bandRows)
                     let full = max(top, clampedRow(bounds.high.rounded(.up), low: 0, high: bandRows))

@@ -37,7 +37,8 @@ public func strokeWave(_ surface: PixelSurface, _ shape: WaveStroke, _ source: S
     let r = geometry.radius
     let reach = abs(amplitude) + r + 2
     let columns = clampedRange((-r).rounded(.down), (shape.length + r).rounded(.up), area.x0, area.x1)
-    let rows = clampedRange((wave.baseline - reach).rounded(.down), (wave.baseline + reach).rounded(.up), area.y0, area.y1)
+    let rows = clampedRange(
+        (wave.baseline - reach).rounded(.down), (wave.baseline + reach).rounded(.up), area.y0, area.y1)
     guard !columns.isEmpty, !rows.isEmpty else { return }
     strokeWaveBand(surface, geometry, source, columns: columns, rows: rows)
 }
@@ -52,14 +53,16 @@ func clampedRange(_ low: Double, _ high: Double, _ minimum: Int, _ maximum: Int)
 
 @inlinable
 func strokeWaveBand(
-    _ surface: PixelSurface, _ geometry: WaveStrokeGeometry, _ source: SourceColor, columns: Range<Int>, rows: Range<Int>
+    _ surface: PixelSurface, _ geometry: WaveStrokeGeometry, _ source: SourceColor, columns: Range<Int>,
+    rows: Range<Int>
 ) {
     let r = geometry.radius
     let gentle = geometry.isGentle
     let stretch = 1 + geometry.slopeBound * geometry.slopeBound
     let fastColumns = WaveSampler.subColumns(curvatureBound: geometry.curvatureBound * stretch, tolerance: 0.1)
     let capColumns = max(fastColumns, 16)
-    let robustColumns = max(8, WaveSampler.subColumns(curvatureBound: geometry.curvatureBound * stretch, tolerance: 0.05))
+    let robustColumns = max(
+        8, WaveSampler.subColumns(curvatureBound: geometry.curvatureBound * stretch, tolerance: 0.05))
     let sampler = WaveSampler(wavelength: 2 * Double.pi / geometry.angular, phase: geometry.phase)
     let blender = WaveBlender(source)
     let origin = rows.lowerBound

@@ -116,7 +116,9 @@ enum ReferenceWave {
         return CoverageMap(width: width, height: height, values: values)
     }
 
-    private static func add(_ span: (Double, Double), row: Int, x0: Int, width: Int, weight: Double, into values: inout [Double]) {
+    private static func add(
+        _ span: (Double, Double), row: Int, x0: Int, width: Int, weight: Double, into values: inout [Double]
+    ) {
         let a = span.0 - Double(x0)
         let b = span.1 - Double(x0)
         let first = max(0, Int(max(a, -1).rounded(.down)))
@@ -157,7 +159,10 @@ enum ReferenceWave {
             var b = Double.infinity
             func limit(_ slope: Double, _ offset: Double, _ lo: Double, _ hi: Double) {
                 if abs(slope) < 1e-15 {
-                    if offset < lo || offset > hi { a = .infinity; b = -.infinity }
+                    if offset < lo || offset > hi {
+                        a = .infinity
+                        b = -.infinity
+                    }
                     return
                 }
                 let t1 = (lo - offset) / slope

@@ -56,8 +56,14 @@ struct WaveStrokeEnvelope {
             let dx = x - px
             if abs(dx) <= r {
                 let h = (r * r - dx * dx).squareRoot()
-                if py - h < low { low = py - h; lowAt = px }
-                if py + h > high { high = py + h; highAt = px }
+                if py - h < low {
+                    low = py - h
+                    lowAt = px
+                }
+                if py + h > high {
+                    high = py + h
+                    highAt = px
+                }
             }
             guard m < last else { break }
             let qx = vertexX(m + 1)
@@ -73,11 +79,17 @@ struct WaveStrokeEnvelope {
                 let lowerStart = px - nx
                 if x >= upperStart && x <= upperStart + sx {
                     let y = py + ny + sy * (x - upperStart) / sx
-                    if y > high { high = y; highAt = x - nx }
+                    if y > high {
+                        high = y
+                        highAt = x - nx
+                    }
                 }
                 if x >= lowerStart && x <= lowerStart + sx {
                     let y = py - ny + sy * (x - lowerStart) / sx
-                    if y < low { low = y; lowAt = x + nx }
+                    if y < low {
+                        low = y
+                        lowAt = x + nx
+                    }
                 }
             }
             px = qx
