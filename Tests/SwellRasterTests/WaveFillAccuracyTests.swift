@@ -134,6 +134,16 @@ import Testing
         #expect(map.values.allSatisfy { $0 == 0 })
     }
 
+    /// Frame widths that leave a partial SIMD group at the right edge (and one narrower than a
+    /// group): the tail lanes must be drawn as accurately as the full ones.
+    @Test(arguments: [1, 7, 15, 17, 31, 33, 47])
+    func oddFrameWidthsMatchTheReference(width: Int) {
+        let wave = Wave(baseline: 12.3, amplitude: 6, wavelength: 29, phase: 0.8)
+        let error = Self.check(wave, width: width, height: 25)
+        #expect(error.maximum <= 0.05 && error.meanOverEdges <= 0.005, "width \(width): \(error)")
+        #expect(error.edgePixels > 0)
+    }
+
     @Test func pixelsOutsideTheClipAreUnchanged() {
         let wave = Wave(baseline: 25, amplitude: 12, wavelength: 30, phase: 1)
         let clip = ClipRect(x0: 7, y0: 18, x1: 44, y1: 33)

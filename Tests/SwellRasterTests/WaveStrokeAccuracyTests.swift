@@ -200,6 +200,18 @@ import Testing
         #expect(wide.values.allSatisfy { $0 == 1 })
     }
 
+    /// Frame widths that leave a partial SIMD group at the right edge (and one narrower than a
+    /// group): the tail lanes must be drawn as accurately as the full ones.
+    @Test(arguments: [1, 7, 15, 17, 31, 33, 47])
+    func oddFrameWidthsMatchTheReference(width: Int) {
+        let stroke = WaveStroke(
+            wave: Wave(baseline: 12.3, amplitude: 6, wavelength: 29, phase: 0.8), envelope: .none, width: 3.5,
+            length: Double(width) + 5)
+        let error = Self.check(stroke, width: width, height: 25)
+        #expect(error.maximum <= 0.05 && error.meanOverEdges <= 0.005, "width \(width): \(error)")
+        #expect(error.edgePixels > 0)
+    }
+
     @Test func pixelsOutsideTheClipAreUnchanged() {
         let stroke = WaveStroke(
             wave: Wave(baseline: 25, amplitude: 12, wavelength: 40, phase: 1), envelope: .parabola, width: 5, length: 53
