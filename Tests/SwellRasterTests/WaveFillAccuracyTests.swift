@@ -149,10 +149,22 @@ import Testing
         #expect(below.values.allSatisfy { $0 == 0 })
     }
 
-    @Test func hugeAmplitudeIsSafe() {
-        let map = CoverageMap.drawnByKernel(
-            .waveFill(Wave(baseline: 10, amplitude: 1e300, wavelength: 3, phase: 0)), width: 35, height: 20)
+    @Test(arguments: [
+        Wave(baseline: 10, amplitude: 1e300, wavelength: 3, phase: 0),
+        Wave(baseline: 10, amplitude: 25, wavelength: 2e-6, phase: 1e300),
+        Wave(baseline: 1e6, amplitude: 1e6 - 12, wavelength: 1e300, phase: -1e12),
+    ])
+    func extremeParametersAreSafe(wave: Wave) {
+        // Only safety: no trap, no hang; the readback is in range by construction, and a
+        // phase of 1e12 rad cannot be reduced accurately enough for a 1e6 px amplitude anyway.
+        let map = CoverageMap.drawnByKernel(.waveFill(wave), width: 35, height: 20)
         #expect(map.values.allSatisfy { $0 >= 0 && $0 <= 1 })
+    }
+
+    @Test func wavelengthsBelowTheLimitDrawNothing() {
+        let map = CoverageMap.drawnByKernel(
+            .waveFill(Wave(baseline: 10, amplitude: 5, wavelength: 1e-7, phase: 0)), width: 20, height: 20)
+        #expect(map.values.allSatisfy { $0 == 0 })
     }
 
     @Test(arguments: [

@@ -190,6 +190,15 @@ import Testing
             WaveStroke(
                 wave: Wave(baseline: 10, amplitude: 5, wavelength: 30, phase: 0), envelope: .parabola, width: 3,
                 length: 1e-9),
+            WaveStroke(
+                wave: Wave(baseline: 10, amplitude: 5, wavelength: 30, phase: 0), envelope: .parabola, width: 1e-300,
+                length: 1e-300),
+            WaveStroke(
+                wave: Wave(baseline: 10, amplitude: 40, wavelength: 2e-6, phase: 1e300), envelope: .parabola, width: 2,
+                length: 30),
+            WaveStroke(
+                wave: Wave(baseline: 10, amplitude: -7, wavelength: -13, phase: -1e12), envelope: .none, width: 0.01,
+                length: 1e300),
         ]
         for stroke in strokes {
             let map = CoverageMap.drawnByKernel(.waveStroke(stroke), width: 33, height: 20)

@@ -17,8 +17,8 @@
 // - Robust path (strongly bent or steep strokes): lo/hi from the capsules around a fine
 //   polyline refined on the exact curve (`WaveStrokeEnvelope`, scalar Double), at least 8
 //   sub-columns per column and 32 at the caps.
-// - Degenerate input draws nothing: any non-finite parameter, wavelength 0, width ≤ 0 or
-//   length ≤ 0. Amplitude and width are limited to 1e6 px.
+// - Degenerate input draws nothing: any non-finite parameter, |wavelength| < 1e-6 px (zero
+//   included), width ≤ 0 or length ≤ 0. Amplitude and width are limited to 1e6 px.
 // - Accuracy and limits: see WaveStrokeAccuracyTests and the notes in WaveFill.swift.
 
 /// Strokes the wave `shape` with `source`, touching only pixels inside `clip`.
@@ -28,7 +28,7 @@ public func strokeWave(_ surface: PixelSurface, _ shape: WaveStroke, _ source: S
     guard !area.isEmpty, source.alpha > 0 else { return }
     let wave = shape.wave
     guard wave.baseline.isFinite, wave.amplitude.isFinite, wave.wavelength.isFinite, wave.phase.isFinite,
-        wave.wavelength != 0, shape.width.isFinite, shape.width > 0, shape.length.isFinite, shape.length > 0
+        abs(wave.wavelength) >= 1e-6, shape.width.isFinite, shape.width > 0, shape.length.isFinite, shape.length > 0
     else { return }
     var clamped = shape
     clamped.width = min(shape.width, 2e6)

@@ -43,8 +43,9 @@ struct WaveStrokeEnvelope {
             let y = geometry.centre(x <= -r ? 0 : length)
             return (y, y)
         }
-        let first = max(0, Int(((x - r) / step).rounded(.down)))
-        let last = min(lastVertex, Int(((x + r) / step).rounded(.up)))
+        // Clamped in Double first: with extreme widths and lengths the quotients may not fit Int.
+        let last = Int(min(Double(lastVertex), ((x + r) / step).rounded(.up)))
+        let first = min(last, Int(max(0, ((x - r) / step).rounded(.down))))
         var low = Double.infinity
         var high = -Double.infinity
         var lowAt = x
