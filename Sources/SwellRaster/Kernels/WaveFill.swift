@@ -124,7 +124,8 @@ func fillWaveBand(
                     for y in top..<full {
                         let coverage = coverageBelowChords(
                             rowBottom: Float(y + 1), starts: starts, slopes: slopes, subColumns: k)
-                        blender.coverageLanes(surface.row(origin + y), at: groupX, count: lanes, coverage: coverage)
+                        blender.coverageLanes(
+                            surface.row(origin + y), at: groupX, count: lanes, coverage: laneClamp01(coverage))
                     }
                     for y in full..<bandRows {
                         blender.fullSpan(surface.row(origin + y), from: groupX, to: groupX + lanes)

@@ -157,7 +157,7 @@ func strokeWaveBand(
                             belowHigh = coverageBelowChords(
                                 rowBottom: rowBottom, starts: highStarts, slopes: highSlopes, subColumns: k)
                         }
-                        let coverage = laneMax(belowLow - belowHigh, LaneFloats(repeating: 0))
+                        let coverage = laneClamp01(belowLow - belowHigh)
                         blender.coverageLanes(surface.row(origin + y), at: groupX, count: lanes, coverage: coverage)
                     }
                     groupX += laneCount

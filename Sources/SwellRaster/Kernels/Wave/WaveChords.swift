@@ -26,6 +26,20 @@ func buildChords(
     starts: UnsafeMutablePointer<LaneFloats>, slopes: UnsafeMutablePointer<LaneFloats>
 ) -> ChordBounds {
     // edges[s + 1] holds the sample at edge s.
+    if k == 1 {
+        // The common case, straight-line code (no loop state for the compiler to keep).
+        let left = edges[1]
+        let right = edges[2]
+        var start = left
+        if corrected {
+            start -= (edges[2] - 2 * left + edges[0] + edges[3] - 2 * right + left) * (1.0 / 24.0)
+        }
+        let slope = right - left
+        starts[0] = start
+        slopes[0] = slope
+        let end = start + slope
+        return ChordBounds(low: laneMinimum(laneMin(start, end)), high: laneMaximum(laneMax(start, end)))
+    }
     var low = edges[1]
     var high = edges[1]
     var previousCurvature = edges[2] - 2 * edges[1] + edges[0]
@@ -45,7 +59,7 @@ func buildChords(
         low = laneMin(low, laneMin(start, end))
         high = laneMax(high, laneMax(start, end))
     }
-    return ChordBounds(low: low.min(), high: high.max())
+    return ChordBounds(low: laneMinimum(low), high: laneMaximum(high))
 }
 
 /// The coverage of the row whose bottom edge is at `rowBottom` by the region below (y greater
