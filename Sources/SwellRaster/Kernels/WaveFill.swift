@@ -37,17 +37,26 @@
 //   baseline, amplitude, wavelength or phase, or |wavelength| < 1e-6 px (zero included). Amplitudes are limited to
 //   ±1e6 px (every column then spans the frame anyway) so Float coordinates stay meaningful.
 //
-// Speed (one core of the 2-core AMD EPYC (AVX-512) test machine, medians of 60 frames, timing
-// harness outside the repository; `swift build -c release -Xswiftc -target-cpu -Xswiftc native`)
-// - waves.json 1920x1080 (clear + 4 fills + 10 strokes): 0.55–0.60 ms; memset of the frame
-//   0.062 ms (the 8 MB frame stays in L3), so ~9x memset. Fills 0.21 ms, strokes 0.27 ms.
-// - waves-4k.json 3840x2160: 3.0–3.3 ms; memset 0.77–1.0 ms, ~3.8x memset (fills 1.55 ms,
-//   memory-bound; strokes 0.71 ms).
-// - A whole-frame constant-alpha span: `WaveBlender.fullSpan` 0.11 ms at 1080p (1.8x memset),
-//   shared `blendSpan` 0.85 ms.
-// - Default (portable SSE2) build, identical pixels: waves 2.4 ms, waves-4k 9.8–14 ms (the
-//   32-bit multiplies of the blender are emulated there; a 16-bit variant measured 1.9 ms but
-//   was 40 % slower on AVX-512, so the tuned build's choice was kept).
+// Speed (one core of the shared 2-core AMD EPYC (AVX-512) machine, medians of 60 frames, a
+// timing harness outside the repository; `swift build -c release -Xswiftc -target-cpu
+// -Xswiftc native`; the machine is noisy, ranges are over repeated runs)
+// - waves.json 1920x1080 (clear + 4 fills + 10 strokes): 0.53–0.56 ms. A memset of the frame
+//   takes 0.062 ms (the 8 MB frame stays in L3), so this is ~9x memset, not the 3x hoped for:
+//   the fills alone blend 2.7 M pixels (1.3 frames) and the clear is one memset. Fills
+//   0.23 ms, strokes 0.24 ms (~24 µs per 1920-px stroke, compute-bound in the row loop).
+// - waves-4k.json 3840x2160: 2.9–3.5 ms against a memset of 0.64–1.06 ms (~3.3–4.5x); fills
+//   1.4–1.8 ms (memory-bound: the frame no longer fits L3), strokes 0.61–0.75 ms.
+// - A whole-frame constant-alpha span at 1080p: `WaveBlender.fullSpan` 0.11–0.13 ms (~2x
+//   memset), the shared `blendSpan` 0.85 ms.
+// - Rendering in row bands (all ops per band) did not pay with these kernels: each band
+//   re-samples every column of the ops crossing it (64-row bands: 0.76 ms at 1080p).
+// - Default (portable SSE2) build, identical pixels: waves 2.2 ms, waves-4k 8.7 ms (the 32-bit
+//   multiplies of the blender are emulated there; a 16-bit variant measured 1.9 ms but was
+//   40 % slower on AVX-512, so the tuned build's choice was kept).
+// - objdump of the tuned build: the column and row loops are zmm code with no calls (no libm,
+//   no allocation; the scratch buffers of withUnsafeTemporaryAllocation are on the stack: an
+//   LD_PRELOAD malloc counter shows the same count for 1 and 101 rendered frames). The only
+//   calls left are per op (setup) and in the robust stroke path (scalar Double, libm sqrt).
 
 /// Fills the wave `shape` (y ≥ f(x), down to the bottom of the clip) with `source`, touching
 /// only pixels inside `clip`.
