@@ -18,10 +18,12 @@
 //   polyline refined on the exact curve (`WaveStrokeEnvelope`, scalar Double), at least 8
 //   sub-columns per column and 32 at the caps.
 // - Degenerate input draws nothing: any non-finite parameter, |wavelength| < 1e-6 px (zero
-//   included), width ≤ 0 or length ≤ 0. Amplitude and width are limited to 1e6 px.
+//   included), width ≤ 0 or length ≤ 0. |amplitude| is limited to 1e6 px, width to 2e6 px.
 // - Accuracy and limits: see WaveStrokeAccuracyTests and the notes in WaveFill.swift.
 
-/// Strokes the wave `shape` with `source`, touching only pixels inside `clip`.
+/// Strokes the wave `shape` with `source`, touching only pixels inside `clip`: the points within
+/// width/2 of the curve segment 0 ≤ x ≤ length (so the ends are round caps), composited with
+/// alpha = source alpha × the pixel's covered area.
 @inlinable
 public func strokeWave(_ surface: PixelSurface, _ shape: WaveStroke, _ source: SourceColor, clip: ClipRect) {
     let area = clip.intersection(surface.bounds)
