@@ -71,7 +71,7 @@ import Testing
             let coverage = LaneFloats((0..<16).map { _ in Float(random.uniform(0...1)) })
             for i in 0..<35 { row[i] = before[i] }
             blender.fullSpan(row, from: 0, to: 19)
-            blender.coverageLanes(row, at: 19, count: 16, coverage: coverage)
+            blender.coverageLanes(row, group: 19, lanes: 19..<35, coverage: coverage)
             for i in 0..<35 {
                 let alpha = Double(source.alpha) * (i < 19 ? 1 : Double(coverage[i - 19]))
                 #expect(row[i] >> 24 == 0xFF)

@@ -78,8 +78,12 @@ public func fillWave(_ surface: PixelSurface, _ shape: Wave, _ source: SourceCol
         bandBottomValue <= Double(area.y0)
         ? area.y0 : (bandBottomValue >= Double(area.y1) ? area.y1 : Int(bandBottomValue))
     if bandTop < bandBottom {
+        // The origin of the Float row coordinates is the op's own band top, not the clip's, so
+        // every pixel is computed the same way however the clip cuts the frame.
+        let origin = Int(max(bandTopValue, -4e15))
         fillWaveBand(
-            surface, shape, amplitude: amplitude, source, columns: area.x0..<area.x1, rows: bandTop..<bandBottom)
+            surface, shape, amplitude: amplitude, source, columns: area.x0..<area.x1, rows: bandTop..<bandBottom,
+            origin: origin)
     }
     let blender = WaveBlender(source)
     for y in bandBottom..<area.y1 {
@@ -91,17 +95,17 @@ public func fillWave(_ surface: PixelSurface, _ shape: Wave, _ source: SourceCol
 @inlinable
 func fillWaveBand(
     _ surface: PixelSurface, _ shape: Wave, amplitude: Double, _ source: SourceColor, columns: Range<Int>,
-    rows: Range<Int>
+    rows: Range<Int>, origin: Int
 ) {
     let angular = 2 * Double.pi / shape.wavelength
     let k = WaveSampler.subColumns(curvatureBound: abs(amplitude) * angular * angular, tolerance: 0.1)
     let sampler = WaveSampler(wavelength: shape.wavelength, phase: shape.phase)
     let blender = WaveBlender(source)
-    // Coordinates relative to the band's top row keep Float values small.
-    let origin = rows.lowerBound
+    // Row coordinates relative to `origin` keep Float values small; rows [firstRow, endRow).
     let baseline = LaneFloats(repeating: Float(shape.baseline - Double(origin)))
     let scaledAmplitude = LaneFloats(repeating: Float(amplitude))
-    let bandRows = rows.count
+    let firstRow = rows.lowerBound - origin
+    let endRow = rows.upperBound - origin
     @inline(__always) func height(_ groupX: Int, _ offset: Double) -> LaneFloats {
         baseline + scaledAmplitude * sineOfTurns(sampler.turns(groupX: groupX, offset: offset))
     }
@@ -111,7 +115,9 @@ func fillWaveBand(
             let starts = edges + (k + 3)
             let slopes = starts + k
             let samples = sampleScratch.baseAddress!
-            var chunkStart = columns.lowerBound
+            // Groups sit at multiples of 16 in absolute x (the same lanes for any clip); lanes
+            // outside the clip are computed but not written.
+            var chunkStart = columns.lowerBound - columns.lowerBound % laneCount
             while chunkStart < columns.upperBound {
                 let chunkEnd = min(columns.upperBound, chunkStart + waveChunkColumns)
                 if k == 1 {
@@ -119,7 +125,7 @@ func fillWaveBand(
                 }
                 var groupX = chunkStart
                 while groupX < chunkEnd {
-                    let lanes = min(laneCount, chunkEnd - groupX)
+                    let lanes = max(columns.lowerBound, groupX)..<min(columns.upperBound, groupX + laneCount)
                     if k == 1 {
                         loadColumnEdges(samples, groupX: groupX, chunkStart: chunkStart, into: edges)
                     } else {
@@ -127,17 +133,17 @@ func fillWaveBand(
                     }
                     let bounds = buildChords(
                         edges: edges, subColumns: k, corrected: true, starts: starts, slopes: slopes)
-                    // Rows (relative to origin) [top, full) are partial; [full, bandRows) are covered.
-                    let top = clampedRow(bounds.low.rounded(.down), low: 0, high: bandRows)
-                    let full = max(top, clampedRow(bounds.high.rounded(.up), low: 0, high: bandRows))
+                    // Rows (relative to origin) [top, full) are partial; [full, endRow) are covered.
+                    let top = clampedRow(bounds.low.rounded(.down), low: firstRow, high: endRow)
+                    let full = max(top, clampedRow(bounds.high.rounded(.up), low: firstRow, high: endRow))
                     for y in top..<full {
                         let coverage = coverageBelowChords(
                             rowBottom: Float(y + 1), starts: starts, slopes: slopes, subColumns: k)
                         blender.coverageLanes(
-                            surface.row(origin + y), at: groupX, count: lanes, coverage: laneClamp01(coverage))
+                            surface.row(origin + y), group: groupX, lanes: lanes, coverage: laneClamp01(coverage))
                     }
-                    for y in full..<bandRows {
-                        blender.fullSpan(surface.row(origin + y), from: groupX, to: groupX + lanes)
+                    for y in full..<endRow {
+                        blender.fullSpan(surface.row(origin + y), from: lanes.lowerBound, to: lanes.upperBound)
                     }
                     groupX += laneCount
                 }

@@ -42,7 +42,10 @@ public func strokeWave(_ surface: PixelSurface, _ shape: WaveStroke, _ source: S
     let rows = clampedRange(
         (wave.baseline - reach).rounded(.down), (wave.baseline + reach).rounded(.up), area.y0, area.y1)
     guard !columns.isEmpty, !rows.isEmpty else { return }
-    strokeWaveBand(surface, geometry, source, columns: columns, rows: rows)
+    // The origin of the Float row coordinates is the op's own top row, not the clip's, so every
+    // pixel is computed the same way however the clip cuts the frame.
+    let origin = Int(max((wave.baseline - reach).rounded(.down), -4e15))
+    strokeWaveBand(surface, geometry, source, columns: columns, rows: rows, origin: origin)
 }
 
 /// [low, high) in Double, rounded outwards, clamped to [minimum, maximum] as Ints.
@@ -56,7 +59,7 @@ func clampedRange(_ low: Double, _ high: Double, _ minimum: Int, _ maximum: Int)
 @inlinable
 func strokeWaveBand(
     _ surface: PixelSurface, _ geometry: WaveStrokeGeometry, _ source: SourceColor, columns: Range<Int>,
-    rows: Range<Int>
+    rows: Range<Int>, origin: Int
 ) {
     let r = geometry.radius
     let gentle = geometry.isGentle
@@ -67,9 +70,10 @@ func strokeWaveBand(
         8, WaveSampler.subColumns(curvatureBound: geometry.curvatureBound * stretch, tolerance: 0.05))
     let sampler = WaveSampler(wavelength: 2 * Double.pi / geometry.angular, phase: geometry.phase)
     let blender = WaveBlender(source)
-    let origin = rows.lowerBound
     let ends = WaveStrokeEnds(geometry, origin: origin)
-    let bandRows = rows.count
+    // Rows relative to origin: [firstRow, endRow).
+    let firstRow = rows.lowerBound - origin
+    let endRow = rows.upperBound - origin
     // Groups whose columns reach within r + 1 of an end draw the caps.
     let capStart = -r - 1
     let capEnd = r + 1
@@ -89,7 +93,9 @@ func strokeWaveBand(
             let highSlopes = highStarts + capacity
             let lowSamples = sampleScratch.baseAddress!
             let highSamples = lowSamples + waveChunkSamples
-            var chunkStart = columns.lowerBound
+            // Groups sit at multiples of 16 in absolute x (the same lanes and the same path for
+            // any clip); lanes outside the clip are computed but not written.
+            var chunkStart = columns.lowerBound - columns.lowerBound % laneCount
             while chunkStart < columns.upperBound {
                 let chunkEnd = min(columns.upperBound, chunkStart + waveChunkColumns)
                 if sampledColumns {
@@ -105,7 +111,7 @@ func strokeWaveBand(
                 }
                 var groupX = chunkStart
                 while groupX < chunkEnd {
-                    let lanes = min(laneCount, chunkEnd - groupX)
+                    let lanes = max(columns.lowerBound, groupX)..<min(columns.upperBound, groupX + laneCount)
                     let left = Double(groupX) - 1
                     let right = Double(groupX + laneCount) + 1
                     let nearEnd = (right >= capStart && left <= capEnd) || (right >= tailStart && left <= tailEnd)
@@ -136,14 +142,14 @@ func strokeWaveBand(
                         edges: lowEdges, subColumns: k, corrected: corrected, starts: lowStarts, slopes: lowSlopes)
                     let highBounds = buildChords(
                         edges: highEdges, subColumns: k, corrected: corrected, starts: highStarts, slopes: highSlopes)
-                    let top = clampedRow(lowBounds.low.rounded(.down), low: 0, high: bandRows)
-                    let bottom = max(top, clampedRow(highBounds.high.rounded(.up), low: 0, high: bandRows))
+                    let top = clampedRow(lowBounds.low.rounded(.down), low: firstRow, high: endRow)
+                    let bottom = max(top, clampedRow(highBounds.high.rounded(.up), low: firstRow, high: endRow))
                     // Rows between every lane's lo and hi are fully covered: constant spans.
-                    let fullTop = clampedRow(lowBounds.high.rounded(.up), low: 0, high: bandRows)
-                    let fullBottom = clampedRow(highBounds.low.rounded(.down), low: 0, high: bandRows)
+                    let fullTop = clampedRow(lowBounds.high.rounded(.up), low: firstRow, high: endRow)
+                    let fullBottom = clampedRow(highBounds.low.rounded(.down), low: firstRow, high: endRow)
                     for y in top..<bottom {
                         if y >= fullTop && y < fullBottom {
-                            blender.fullSpan(surface.row(origin + y), from: groupX, to: groupX + lanes)
+                            blender.fullSpan(surface.row(origin + y), from: lanes.lowerBound, to: lanes.upperBound)
                             continue
                         }
                         // Above every lane's lo the row is wholly below lo (1); above every hi, the
@@ -160,7 +166,7 @@ func strokeWaveBand(
                                 rowBottom: rowBottom, starts: highStarts, slopes: highSlopes, subColumns: k)
                         }
                         let coverage = laneClamp01(belowLow - belowHigh)
-                        blender.coverageLanes(surface.row(origin + y), at: groupX, count: lanes, coverage: coverage)
+                        blender.coverageLanes(surface.row(origin + y), group: groupX, lanes: lanes, coverage: coverage)
                     }
                     groupX += laneCount
                 }

@@ -81,10 +81,12 @@ public struct WaveBlender {
         }
     }
 
-    /// Composites sixteen pixels at `row + x` with per-lane coverage (0...1), touching only the
-    /// first `count` lanes.
+    /// Composites the pixels `lanes` (absolute x, inside the group of sixteen starting at
+    /// `group`) of `row` with per-lane coverage (0...1); other pixels are not touched.
     @inlinable @inline(__always)
-    public func coverageLanes(_ row: UnsafeMutablePointer<UInt32>, at x: Int, count: Int, coverage: LaneFloats) {
+    public func coverageLanes(
+        _ row: UnsafeMutablePointer<UInt32>, group x: Int, lanes: Range<Int>, coverage: LaneFloats
+    ) {
         // α·2^16 and s·α·2^8 rounded with the 1.5·2^23 trick (both stay below 2^22).
         let magic = LaneFloats(repeating: 12_582_912.0)
         let mask = PixelVector(repeating: 0x3F_FFFF)
@@ -96,14 +98,15 @@ public struct WaveBlender {
         let r = ((unsafeBitCast(a8 * red + magic, to: PixelVector.self) & mask) &<< 8) &+ half
         let g = ((unsafeBitCast(a8 * green + magic, to: PixelVector.self) & mask) &<< 8) &+ half
         let b = ((unsafeBitCast(a8 * blue + magic, to: PixelVector.self) & mask) &<< 8) &+ half
-        let p = UnsafeMutableRawPointer(row + x)
-        if count >= laneCount {
+        if lanes.count == laneCount {
+            let p = UnsafeMutableRawPointer(row + x)
             p.storeBytes(
                 of: Self.mix(p.loadUnaligned(as: PixelVector.self), keep: k, red: r, green: g, blue: b),
                 as: PixelVector.self)
         } else {
-            for lane in 0..<count {
-                row[x + lane] = Self.mixPixel(row[x + lane], keep: k[lane], red: r[lane], green: g[lane], blue: b[lane])
+            for px in lanes {
+                let lane = px - x
+                row[px] = Self.mixPixel(row[px], keep: k[lane], red: r[lane], green: g[lane], blue: b[lane])
             }
         }
     }
