@@ -15,6 +15,9 @@
 //   group below its chords are full coverage (constant spans), rows above are skipped.
 // - When the curve bends (|A|·ω² large: short wavelengths) columns are split into
 //   k = ⌈√(|A|ω²/0.1)⌉ ≤ 32 sub-columns, chosen once per op (edges sampled per group then).
+// - Clip independence: groups sit at absolute multiples of 16 columns and Float rows are
+//   relative to the op's own top row, so any clip (bands, threads, tiles) gives exactly the
+//   pixels of the unclipped draw (FrameRendererTests, WaveStrokeAccuracyTests).
 // - Compositing: `WaveBlender`, 16-bit fixed point in 32-bit lanes (ties round up like the
 //   reference; the shared Float `blend` is ~7x slower because its int→float conversion is an
 //   out-of-line call). Lane min/max/clamp use sign-bit selects (`WaveLanes.swift`) because
@@ -40,17 +43,18 @@
 // Speed (one core of the shared 2-core AMD EPYC (AVX-512) machine, medians of 60 frames, a
 // timing harness outside the repository; `swift build -c release -Xswiftc -target-cpu
 // -Xswiftc native`; the machine is noisy, ranges are over repeated runs)
-// - waves.json 1920x1080 (clear + 4 fills + 10 strokes): 0.53–0.56 ms. A memset of the frame
-//   takes 0.062 ms (the 8 MB frame stays in L3), so this is ~9x memset, not the 3x hoped for:
-//   the fills alone blend 2.7 M pixels (1.3 frames) and the clear is one memset. Fills
-//   0.23 ms, strokes 0.24 ms (~24 µs per 1920-px stroke, compute-bound in the row loop).
-// - waves-4k.json 3840x2160: 2.9–3.5 ms against a memset of 0.64–1.06 ms (~3.3–4.5x); fills
-//   1.4–1.8 ms (memory-bound: the frame no longer fits L3), strokes 0.61–0.75 ms.
+// - waves.json 1920x1080 (clear + 4 fills + 10 strokes): 0.51–0.56 ms. A memset of the frame
+//   takes 0.058–0.064 ms (the 8 MB frame stays in L3), so this is ~9x memset, not the 3x hoped
+//   for: the fills alone blend 2.7 M pixels (1.3 frames) and the clear is one memset. Fills
+//   0.21–0.23 ms, strokes 0.24 ms (~24 µs per 1920-px stroke, compute-bound in the row loop).
+// - waves-4k.json 3840x2160: 2.1–3.3 ms against a memset of 0.40–1.06 ms (both swing with the
+//   other jobs on the machine; ratio 3.3–5.4x); fills 1.0–1.8 ms (memory-bound: the frame no
+//   longer fits L3), strokes 0.52–0.75 ms.
 // - A whole-frame constant-alpha span at 1080p: `WaveBlender.fullSpan` 0.11–0.13 ms (~2x
 //   memset), the shared `blendSpan` 0.85 ms.
 // - Rendering in row bands (all ops per band) did not pay with these kernels: each band
-//   re-samples every column of the ops crossing it (64-row bands: 0.76 ms at 1080p).
-// - Default (portable SSE2) build, identical pixels: waves 2.2 ms, waves-4k 8.7 ms (the 32-bit
+//   re-samples every column of the ops crossing it (64-row bands: 0.74 ms at 1080p).
+// - Default (portable SSE2) build, identical pixels: waves 2.2 ms, waves-4k 8.2–8.7 ms (the 32-bit
 //   multiplies of the blender are emulated there; a 16-bit variant measured 1.9 ms but was
 //   40 % slower on AVX-512, so the tuned build's choice was kept).
 // - objdump of the tuned build: the column and row loops are zmm code with no calls (no libm,
