@@ -1,1 +1,47 @@
-print("bench")
+// RasterBench: times Swell, Cairo and memset on the fixed draw lists and checks that rendering a
+// frame allocates nothing. See scripts/bench, which builds portable and tuned binaries and merges
+// their runs:
+//
+//   RasterBench measure --build NAME [--renderers swell,cairo,memset] [--lists DIR] [--records FILE]
+//                       [--quick] [--frames N]
+//   RasterBench report RECORDS... [--markdown FILE] [--expect-checksums FILE] [--record-checksums FILE]
+//   RasterBench [measure options] [report options]    (measure and report in one process)
+import Glibc
+
+do {
+    let options = try Options(Array(CommandLine.arguments.dropFirst()))
+    var records: [Record] = []
+    if options.measures {
+        let lists = try jsonFiles(in: options.listsDirectory)
+        guard !lists.isEmpty else { throw FileError(description: "no *.json draw lists in \(options.listsDirectory)") }
+        records = try measure(lists: lists, renderers: options.renderers, build: options.build, plan: options.plan)
+        if let path = options.recordsPath {
+            try writeTextFile(path, records.map { $0.line + "\n" }.joined())
+        }
+    }
+    for path in options.recordFiles { records += try parseRecords(try readTextFile(path), source: path) }
+    if options.reports {
+        let report = Report(records)
+        let markdown = report.markdown
+        print(markdown)
+        if let path = options.markdownPath { try writeTextFile(path, markdown) }
+        if let path = options.recordChecksumsPath {
+            try writeTextFile(path, ChecksumFile(records: report.checksums).text)
+            printError("recorded \(report.checksums.count) checksums in \(path)")
+        }
+        if let path = options.expectChecksumsPath {
+            let problems = try ChecksumFile(text: try readTextFile(path), path: path).problems(report.checksums)
+            if !problems.isEmpty {
+                printError("Swell output differs from \(path):\n  " + problems.joined(separator: "\n  "))
+                exit(1)
+            }
+            printError("Swell output checksums match \(path)")
+        }
+    }
+} catch let error as OptionsError {
+    printError("RasterBench: \(error.description)\n\(Options.usage)")
+    exit(2)
+} catch {
+    printError("RasterBench: \(error)")
+    exit(2)
+}
