@@ -38,6 +38,6 @@ let package = Package(
 
         .testTarget(name: "SwellRasterTests", dependencies: ["SwellRaster", "SwellDrawList"]),
         .testTarget(name: "SwellDrawListTests", dependencies: ["SwellDrawList", "SwellJSON"]),
-        .testTarget(name: "SwellCLITests", dependencies: ["SwellOutput", "SwellRaster"]),
+        .testTarget(name: "SwellCLITests", dependencies: ["swell", "SwellOutput", "SwellRaster", "SwellDrawList"]),
     ]
 )

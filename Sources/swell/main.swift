@@ -1,2 +1,53 @@
-// The swell command (being written).
-print("swell")
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Every verb of `swell`, in the order `swell --help` lists them. Each lives in Commands/.
+let verbs: [Verb] = [
+    renderVerb
+]
+
+/// Writes one message to standard error (unbuffered, so it is never lost on exit).
+func printError(_ message: String) {
+    var line = message
+    if !line.hasSuffix("\n") { line += "\n" }
+    var bytes = Array(line.utf8)
+    _ = write(2, &bytes, bytes.count)
+}
+
+func overview() -> String {
+    var text = "usage: swell VERB [ARGUMENTS] [--help]\n\nSwell draws waves, ripples and elastic shapes for Linux kiosk screens.\n\nverbs:\n"
+    for verb in verbs { text += "  " + verb.name.padding(to: 10) + verb.summary + "\n" }
+    return text
+}
+
+func runSwell(_ arguments: [String]) -> Int32 {
+    guard let first = arguments.first else {
+        printError(overview())
+        return ExitStatus.usage
+    }
+    if first == "--help" || first == "-h" || first == "help" {
+        print(overview(), terminator: "")
+        return ExitStatus.success
+    }
+    guard let verb = verbs.first(where: { $0.name == first }) else {
+        printError("swell: unknown verb '\(first)'\n\n" + overview())
+        return ExitStatus.usage
+    }
+    do {
+        let parsed = try verb.parse(Array(arguments.dropFirst()))
+        if parsed.has("help") {
+            print(verb.help, terminator: "")
+            return ExitStatus.success
+        }
+        return try verb.run(parsed)
+    } catch let failure as CommandFailure {
+        printError("swell \(verb.name): \(failure.message)")
+        return failure.status
+    } catch {
+        printError("swell \(verb.name): \(error)")
+        return 1
+    }
+}
+
+exit(runSwell(Array(CommandLine.arguments.dropFirst())))

@@ -1,1 +1,0 @@
-// drawlist/1 loader (being written).

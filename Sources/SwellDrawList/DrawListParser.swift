@@ -1,0 +1,115 @@
+import SwellJSON
+import SwellRaster
+
+/// The largest frame side a draw list may ask for.
+public let maximumFrameSide = 16384
+
+/// Parses and validates a `drawlist/1` document (bench-data/README.md) into a frame.
+/// Every field is checked: finite numbers, sizes 1...16384, known ops, no unknown members.
+/// `name` is the file name used in error messages.
+public func parseDrawList(bytes: [UInt8], name: String) throws(DrawListError) -> Frame {
+    let root: JSONValue
+    do {
+        root = try parseJSON(bytes)
+    } catch {
+        throw .syntax(file: name, error)
+    }
+    do {
+        return try frame(from: JSONField(root: root))
+    } catch {
+        throw .invalid(file: name, error)
+    }
+}
+
+/// Reads, parses and validates a draw-list file.
+public func loadDrawList(path: String) throws(DrawListError) -> Frame {
+    let bytes: [UInt8]
+    do {
+        bytes = try readWholeFile(path)
+    } catch {
+        throw .unreadable(file: path, reason: error.reason)
+    }
+    return try parseDrawList(bytes: bytes, name: path)
+}
+
+private let topLevelMembers = ["format", "name", "width", "height", "clear", "ops"]
+
+private func frame(from document: JSONField) throws(JSONFieldError) -> Frame {
+    try document.rejectUnknownMembers(allowed: topLevelMembers)
+    let format = try document["format"]
+    guard try format.string() == "drawlist/1" else {
+        throw format.failure("expected \"drawlist/1\", got \(format.value.excerpt)")
+    }
+    if let name = try document.optional("name") { _ = try name.string() }
+    let width = try document["width"].integer(in: 1...maximumFrameSide)
+    let height = try document["height"].integer(in: 1...maximumFrameSide)
+    let clearField = try document["clear"]
+    let background = try clearField.color()
+    guard background.a == 1 else { throw clearField.failure("the background must be opaque (alpha 1)") }
+    var commands: [DrawCommand] = []
+    for op in try document["ops"].array() {
+        commands.append(try command(from: op, frameWidth: width))
+    }
+    return Frame(
+        width: width, height: height,
+        background: Color(r: background.r, g: background.g, b: background.b), commands: commands)
+}
+
+private let opKinds = ["ring", "disc", "wave-fill", "wave-stroke"]
+
+private func command(from op: JSONField, frameWidth: Int) throws(JSONFieldError) -> DrawCommand {
+    let kind = try op["op"].oneOf(opKinds)
+    let common = ["op", "color", "clip"]
+    let shape: Shape
+    switch kind {
+    case "ring":
+        try op.rejectUnknownMembers(allowed: common + ["cx", "cy", "radius", "width"])
+        shape = .ring(
+            Ring(
+                centerX: try op["cx"].number(), centerY: try op["cy"].number(),
+                radius: try op["radius"].number(in: 0...Double.greatestFiniteMagnitude),
+                width: try op["width"].number(in: 0...Double.greatestFiniteMagnitude)))
+    case "disc":
+        try op.rejectUnknownMembers(allowed: common + ["cx", "cy", "radius"])
+        shape = .disc(
+            Disc(
+                centerX: try op["cx"].number(), centerY: try op["cy"].number(),
+                radius: try op["radius"].number(in: 0...Double.greatestFiniteMagnitude)))
+    case "wave-fill":
+        try op.rejectUnknownMembers(allowed: common + waveMembers)
+        shape = .waveFill(try wave(from: op))
+    default:  // wave-stroke
+        try op.rejectUnknownMembers(allowed: common + waveMembers + ["envelope", "width"])
+        let envelope = try op.optional("envelope").map { field throws(JSONFieldError) in
+            WaveEnvelope(rawValue: try field.oneOf(["none", "parabola"]))!
+        }
+        shape = .waveStroke(
+            WaveStroke(
+                wave: try wave(from: op), envelope: envelope ?? WaveEnvelope.none,
+                width: try op["width"].number(in: 0...Double.greatestFiniteMagnitude), length: Double(frameWidth)))
+    }
+    let c = try op["color"].color()
+    return DrawCommand(shape, color: Color(r: c.r, g: c.g, b: c.b, a: c.a), clip: try clip(from: op.optional("clip")))
+}
+
+private let waveMembers = ["baseline", "amplitude", "wavelength", "phase"]
+
+private func wave(from op: JSONField) throws(JSONFieldError) -> Wave {
+    let wavelength = try op["wavelength"]
+    let length = try wavelength.number()
+    guard length > 0 else { throw wavelength.failure("expected a wavelength > 0, got \(wavelength.value.excerpt)") }
+    return Wave(
+        baseline: try op["baseline"].number(), amplitude: try op["amplitude"].number(),
+        wavelength: length, phase: try op["phase"].number())
+}
+
+/// `"clip": [x, y, width, height]` in whole pixels (an extension to drawlist/1).
+private func clip(from field: JSONField?) throws(JSONFieldError) -> ClipRect? {
+    guard let field else { return nil }
+    let parts = try field.array(count: 4...4)
+    let x = try parts[0].integer(in: -maximumFrameSide...maximumFrameSide)
+    let y = try parts[1].integer(in: -maximumFrameSide...maximumFrameSide)
+    let w = try parts[2].integer(in: 0...maximumFrameSide)
+    let h = try parts[3].integer(in: 0...maximumFrameSide)
+    return ClipRect(x0: x, y0: y, x1: x + w, y1: y + h)
+}

@@ -1,1 +1,0 @@
-// Sinks (being written).

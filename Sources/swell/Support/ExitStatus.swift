@@ -1,0 +1,29 @@
+/// Exit statuses from BSD sysexits(3), so scripts can tell a usage mistake from bad data.
+enum ExitStatus {
+    static let success: Int32 = 0
+    /// The command line was wrong (unknown verb or option, missing argument).
+    static let usage: Int32 = 64
+    /// An input file was malformed (bad JSON, a field out of range).
+    static let dataError: Int32 = 65
+    /// An input file could not be opened.
+    static let noInput: Int32 = 66
+    /// A device or service was unavailable (no display, device busy).
+    static let unavailable: Int32 = 69
+    /// An output file could not be created.
+    static let cannotCreate: Int32 = 73
+    /// Reading or writing failed part-way.
+    static let ioError: Int32 = 74
+    /// Permission denied on a device or file.
+    static let noPermission: Int32 = 77
+}
+
+/// An error a verb reports as one line on standard error, with the exit status it implies.
+struct CommandFailure: Error {
+    let status: Int32
+    let message: String
+
+    init(_ status: Int32, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+}

@@ -1,0 +1,24 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Seconds on the monotonic clock (unaffected by wall-clock changes).
+func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
+}
+
+/// The value at fraction `p` (0...1) of a sorted sample, nearest-rank.
+func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    guard !sorted.isEmpty else { return 0 }
+    let rank = Int((p * Double(sorted.count)).rounded(.up)) - 1
+    return sorted[min(max(rank, 0), sorted.count - 1)]
+}
+
+/// Milliseconds with three decimals, e.g. "4.125".
+func formatMilliseconds(_ value: Double) -> String {
+    let thousandths = Int((value * 1000).rounded())
+    let fraction = String(thousandths % 1000)
+    return "\(thousandths / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+}
