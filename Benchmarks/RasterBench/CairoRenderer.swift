@@ -43,6 +43,12 @@ final class CairoRenderer {
         for command in frame.commands {
             let color = command.color
             cairo_set_source_rgba(cr, color.r, color.g, color.b, color.a)
+            if let clip = command.clip {
+                cairo_save(cr)
+                cairo_rectangle(
+                    cr, Double(clip.x0), Double(clip.y0), Double(clip.x1 - clip.x0), Double(clip.y1 - clip.y0))
+                cairo_clip(cr)
+            }
             switch command.shape {
             case .ring(let ring): drawRing(ring)
             case .disc(let disc):
@@ -51,6 +57,7 @@ final class CairoRenderer {
             case .waveFill(let wave): fillWave(wave)
             case .waveStroke(let stroke): strokeWave(stroke)
             }
+            if command.clip != nil { cairo_restore(cr) }
         }
         cairo_surface_flush(surface)
     }

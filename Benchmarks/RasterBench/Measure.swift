@@ -1,4 +1,5 @@
 import Glibc
+import SwellDrawList
 import SwellRaster
 
 /// How many frames to render and how.
@@ -39,7 +40,7 @@ func measure(lists: [String], renderers: [Renderer], build: String, plan: Measur
 
     for path in lists {
         let name = listName(ofPath: path)
-        let frame = try loadBenchFrame(path: path)
+        let frame = try loadDrawList(path: path)
         records.append(.list(name: name, width: frame.width, height: frame.height, ops: frame.commands.count))
         records += try measureList(
             name: name, frame: frame, renderers: renderers, build: build, plan: plan, counter: counter)

@@ -11,11 +11,14 @@ struct Options {
     var markdownPath: String?
     var expectChecksumsPath: String?
     var recordChecksumsPath: String?
+    /// A line printed above the table (scripts/bench passes the command that made the report).
+    var heading: String?
 
     static let usage = """
         usage: RasterBench measure --build NAME [--renderers swell,cairo,memset] [--lists DIR] [--records FILE]
                                    [--quick] [--frames N] [--save-images DIR]
                RasterBench report RECORDS... [--markdown FILE] [--expect-checksums FILE] [--record-checksums FILE]
+                                  [--heading TEXT]
                RasterBench [measure options] [report options]   (both in one process)
         """
 
@@ -57,6 +60,7 @@ struct Options {
             case "--markdown": markdownPath = try value(argument)
             case "--expect-checksums": expectChecksumsPath = try value(argument)
             case "--record-checksums": recordChecksumsPath = try value(argument)
+            case "--heading": heading = try value(argument)
             case "--help", "-h": throw OptionsError(description: "help")
             default:
                 guard !measures, !argument.hasPrefix("--") else {
@@ -71,7 +75,7 @@ struct Options {
             plan.minimumSlowFrames = min(plan.minimumSlowFrames, frames)
         }
         if !measures && recordFiles.isEmpty { throw OptionsError(description: "report needs at least one records file") }
-        if !reports && (markdownPath != nil || expectChecksumsPath != nil || recordChecksumsPath != nil) {
+        if !reports && (markdownPath != nil || heading != nil || expectChecksumsPath != nil || recordChecksumsPath != nil) {
             throw OptionsError(description: "--markdown and the checksum options belong to report, not measure")
         }
     }

@@ -3,8 +3,9 @@
 // their runs:
 //
 //   RasterBench measure --build NAME [--renderers swell,cairo,memset] [--lists DIR] [--records FILE]
-//                       [--quick] [--frames N]
+//                       [--quick] [--frames N] [--save-images DIR]
 //   RasterBench report RECORDS... [--markdown FILE] [--expect-checksums FILE] [--record-checksums FILE]
+//                      [--heading TEXT]
 //   RasterBench [measure options] [report options]    (measure and report in one process)
 import Glibc
 
@@ -22,7 +23,7 @@ do {
     for path in options.recordFiles { records += try parseRecords(try readTextFile(path), source: path) }
     if options.reports {
         let report = Report(records)
-        let markdown = report.markdown
+        let markdown = (options.heading.map { $0 + "\n\n" } ?? "") + report.markdown
         print(markdown)
         if let path = options.markdownPath { try writeTextFile(path, markdown) }
         if let path = options.recordChecksumsPath {
