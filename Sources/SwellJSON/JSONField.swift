@@ -71,7 +71,9 @@ public struct JSONField: Sendable {
     }
 
     static func pathComponent(_ key: String) -> String {
-        let simple = !key.isEmpty && key.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0 == "_" || ("0"..."9").contains($0) }
+        let simple =
+            !key.isEmpty
+            && key.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0 == "_" || ("0"..."9").contains($0) }
         return simple ? ".\(key)" : "[\"\(key)\"]"
     }
 
@@ -83,7 +85,9 @@ public struct JSONField: Sendable {
     {
         guard case .number(let n) = value else { throw mismatch("a number") }
         guard n.isFinite else { throw failure("expected a finite number, got \(n)") }
-        guard range.contains(n) else { throw failure("expected a number \(Self.describe(range)), got \(value.excerpt)") }
+        guard range.contains(n) else {
+            throw failure("expected a number \(Self.describe(range)), got \(value.excerpt)")
+        }
         return n
     }
 
@@ -121,7 +125,9 @@ public struct JSONField: Sendable {
     public func array(count: ClosedRange<Int>? = nil) throws(JSONFieldError) -> [JSONField] {
         guard case .array(let elements) = value else { throw mismatch("an array") }
         if let count, !count.contains(elements.count) {
-            let wanted = count.lowerBound == count.upperBound ? "\(count.lowerBound)" : "\(count.lowerBound)...\(count.upperBound)"
+            let wanted =
+                count.lowerBound == count.upperBound
+                ? "\(count.lowerBound)" : "\(count.lowerBound)...\(count.upperBound)"
             throw failure("expected an array of \(wanted) elements, got \(elements.count)")
         }
         return elements.enumerated().map { JSONField(value: $1, path: "\(path)[\($0)]") }

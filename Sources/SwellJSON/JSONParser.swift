@@ -45,9 +45,15 @@ private struct JSONParser {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectWord("null"); return .null
+        case UInt8(ascii: "t"):
+            try expectWord("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectWord("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectWord("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
         case UInt8(ascii: "N"), UInt8(ascii: "I"):
             throw error("NaN and Infinity are not JSON; numbers must be finite")
@@ -76,7 +82,9 @@ private struct JSONParser {
             }
             let key = try parseString()
             skipWhitespace()
-            guard peek(UInt8(ascii: ":")) else { throw error("unexpected \(describeHere()); expected ':' after \"\(key)\"") }
+            guard peek(UInt8(ascii: ":")) else {
+                throw error("unexpected \(describeHere()); expected ':' after \"\(key)\"")
+            }
             index += 1
             skipWhitespace()
             object.set(key, try parseValue())
@@ -143,7 +151,9 @@ private struct JSONParser {
         if peek(UInt8(ascii: "e")) || peek(UInt8(ascii: "E")) {
             index += 1
             if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { index += 1 }
-            guard index < bytes.count, isDigit(bytes[index]) else { throw error("a number needs digits in its exponent") }
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw error("a number needs digits in its exponent")
+            }
             skipDigits()
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
@@ -201,7 +211,9 @@ private struct JSONParser {
                 guard (0xDC00..<0xE000).contains(low) else { throw error("invalid low surrogate") }
                 return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))!
             }
-            guard let scalar = Unicode.Scalar(high) else { throw error("unpaired surrogate \\u\(String(high, radix: 16))") }
+            guard let scalar = Unicode.Scalar(high) else {
+                throw error("unpaired surrogate \\u\(String(high, radix: 16))")
+            }
             return scalar
         default:
             throw error("unknown escape '\\\(Character(Unicode.Scalar(code)))'")

@@ -59,7 +59,10 @@ public func readPNG(path: String) throws(OutputError) -> PixelBuffer {
     guard png_image_begin_read_from_file(&image, path) != 0 else {
         let reason = message(of: image)
         let missing = access(path, R_OK) != 0
-        throw OutputError(path: path, reason: missing ? "cannot read: \(String(cString: strerror(errno)))" : "not a readable PNG: \(reason)", isMissingInput: missing)
+        throw OutputError(
+            path: path,
+            reason: missing ? "cannot read: \(String(cString: strerror(errno)))" : "not a readable PNG: \(reason)",
+            isMissingInput: missing)
     }
     defer { png_image_free(&image) }
     let width = Int(image.width)

@@ -37,7 +37,11 @@ enum ImageFileKind {
 
 private func runRender(_ arguments: ParsedArguments) throws -> Int32 {
     guard arguments.positional.count == 1 else {
-        throw CommandFailure(ExitStatus.usage, arguments.positional.isEmpty ? "missing the draw list (LIST.json)" : "expected one draw list, got \(arguments.positional.count) arguments")
+        throw CommandFailure(
+            ExitStatus.usage,
+            arguments.positional.isEmpty
+                ? "missing the draw list (LIST.json)"
+                : "expected one draw list, got \(arguments.positional.count) arguments")
     }
     let repeats = try arguments.integer("repeat", default: 0, in: 1...1_000_000)
     let outputPath = arguments["output"]
@@ -57,7 +61,9 @@ private func runRender(_ arguments: ParsedArguments) throws -> Int32 {
             milliseconds.append((monotonicSeconds() - start) * 1000)
         }
         milliseconds.sort()
-        print("median_ms=\(formatMilliseconds(percentile(milliseconds, 0.5))) p95_ms=\(formatMilliseconds(percentile(milliseconds, 0.95)))")
+        print(
+            "median_ms=\(formatMilliseconds(percentile(milliseconds, 0.5))) p95_ms=\(formatMilliseconds(percentile(milliseconds, 0.95)))"
+        )
     }
     if let outputPath, let kind {
         try writeImage(buffer.surface, to: outputPath, as: kind)

@@ -28,7 +28,9 @@ struct ParsedArguments {
     func integer(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws -> Int {
         guard let text = options[name] else { return defaultValue }
         guard let value = Int(text), range.contains(value) else {
-            throw CommandFailure(ExitStatus.usage, "--\(name) wants a whole number in \(range.lowerBound)...\(range.upperBound), not '\(text)'")
+            throw CommandFailure(
+                ExitStatus.usage,
+                "--\(name) wants a whole number in \(range.lowerBound)...\(range.upperBound), not '\(text)'")
         }
         return value
     }
@@ -37,9 +39,11 @@ struct ParsedArguments {
     func size(_ name: String) throws -> (width: Int, height: Int)? {
         guard let text = options[name] else { return nil }
         let parts = text.split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...16384).contains(w), (1...16384).contains(h)
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...16384).contains(w),
+            (1...16384).contains(h)
         else {
-            throw CommandFailure(ExitStatus.usage, "--\(name) wants WIDTHxHEIGHT with sides 1...16384, such as 1920x1080, not '\(text)'")
+            throw CommandFailure(
+                ExitStatus.usage, "--\(name) wants WIDTHxHEIGHT with sides 1...16384, such as 1920x1080, not '\(text)'")
         }
         return (w, h)
     }
