@@ -21,7 +21,9 @@ struct Bar {
         func check(_ label: String, _ value: Double?, _ limit: Double?, atLeast: Bool) -> String? {
             guard let limit else { return nil }
             let relation = atLeast ? "≥" : "≤"
-            guard let value, value.isFinite else { return "\(label) \(relation) \(formatFixed(limit, digits: 0)) unmeasured" }
+            guard let value, value.isFinite else {
+                return "\(label) \(relation) \(formatFixed(limit, digits: 0)) unmeasured"
+            }
             let met = atLeast ? value >= limit : value <= limit
             return "\(label) \(relation) \(formatFixed(limit, digits: 0)) \(met ? "yes" : "no")"
         }

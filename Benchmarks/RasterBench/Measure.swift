@@ -137,7 +137,8 @@ private func measureList(
 func formatMs(_ value: Double) -> String { formatFixed(value, digits: value < 10 ? 2 : 1) }
 
 func formatPerFrame(_ calls: UInt64, _ frames: Int) -> String {
-    calls % UInt64(frames) == 0 ? String(calls / UInt64(frames)) : formatFixed(Double(calls) / Double(frames), digits: 2)
+    calls % UInt64(frames) == 0
+        ? String(calls / UInt64(frames)) : formatFixed(Double(calls) / Double(frames), digits: 2)
 }
 
 /// Fixed-point text without Foundation's String(format:).

@@ -25,8 +25,12 @@ struct Options {
     init(_ arguments: [String]) throws(OptionsError) {
         var rest = arguments[...]
         switch rest.first {
-        case "measure": reports = false; rest = rest.dropFirst()
-        case "report": measures = false; rest = rest.dropFirst()
+        case "measure":
+            reports = false
+            rest = rest.dropFirst()
+        case "report":
+            measures = false
+            rest = rest.dropFirst()
         default: break
         }
         var frames: Int?
@@ -46,14 +50,17 @@ struct Options {
             case "--save-images": imageDirectory = try value(argument)
             case "--frames":
                 let text = try value(argument)
-                guard let n = Int(text), n >= 1 else { throw OptionsError(description: "--frames needs a positive count, got \(text)") }
+                guard let n = Int(text), n >= 1 else {
+                    throw OptionsError(description: "--frames needs a positive count, got \(text)")
+                }
                 frames = n
             case "--renderers":
                 let text = try value(argument)
                 renderers = []
                 for name in text.split(separator: ",") {
                     guard let renderer = Renderer(rawValue: String(name)) else {
-                        throw OptionsError(description: "--renderers: unknown renderer \(name) (swell, cairo or memset)")
+                        throw OptionsError(
+                            description: "--renderers: unknown renderer \(name) (swell, cairo or memset)")
                     }
                     renderers.append(renderer)
                 }
@@ -74,8 +81,12 @@ struct Options {
             plan.frames = frames
             plan.minimumSlowFrames = min(plan.minimumSlowFrames, frames)
         }
-        if !measures && recordFiles.isEmpty { throw OptionsError(description: "report needs at least one records file") }
-        if !reports && (markdownPath != nil || heading != nil || expectChecksumsPath != nil || recordChecksumsPath != nil) {
+        if !measures && recordFiles.isEmpty {
+            throw OptionsError(description: "report needs at least one records file")
+        }
+        if !reports
+            && (markdownPath != nil || heading != nil || expectChecksumsPath != nil || recordChecksumsPath != nil)
+        {
             throw OptionsError(description: "--markdown and the checksum options belong to report, not measure")
         }
     }

@@ -20,7 +20,8 @@ struct Report {
                 if !builds.contains(build) { builds.append(build) }
                 timings[key(build, list, renderer)] = (frames, median, p95)
             case .checksum(let build, let list, let hex, let stable): checksums.append((build, list, hex, stable))
-            case .allocations(let build, let list, let calls, let frames): allocations.append((build, list, calls, frames))
+            case .allocations(let build, let list, let calls, let frames):
+                allocations.append((build, list, calls, frames))
             case .allocationCanary(let build, let calls): canaries.append((build, calls))
             case .agreement(let build, let list, let mean, let max, let visible):
                 agreements.append((build, list, mean, max, visible))
@@ -75,7 +76,8 @@ struct Report {
         }
         out += "\nFrames timed per row: "
         out += framesSummary() + ". Ratios use medians; Swell/memset uses the memset of the same process. "
-        out += "Bars apply to the \(Self.barBuild) build (C/S = Cairo/Swell, S/M = Swell/memset); timing is never enforced.\n"
+        out +=
+            "Bars apply to the \(Self.barBuild) build (C/S = Cairo/Swell, S/M = Swell/memset); timing is never enforced.\n"
         out += checksumSection + agreementSection + allocationSection
         return out
     }
@@ -89,7 +91,9 @@ struct Report {
         var parts: [String] = []
         for renderer in Renderer.allCases {
             let counts = Set(timings.filter { $0.key.hasSuffix("\t" + renderer.rawValue) }.map(\.value.frames)).sorted()
-            if !counts.isEmpty { parts.append("\(renderer.rawValue) \(counts.map(String.init).joined(separator: "/"))") }
+            if !counts.isEmpty {
+                parts.append("\(renderer.rawValue) \(counts.map(String.init).joined(separator: "/"))")
+            }
         }
         return parts.joined(separator: ", ")
     }
@@ -110,7 +114,8 @@ struct Report {
         guard !agreements.isEmpty else { return "" }
         var out = "\nCairo vs Swell pixel agreement (R, G, B channels, 8-bit steps; "
         out += "Cairo approximates arcs with splines, so small differences are expected):\n\n"
-        out += "| list | build | mean abs difference | max difference | pixels off by > \(PixelAgreement.visibleThreshold) |\n"
+        out +=
+            "| list | build | mean abs difference | max difference | pixels off by > \(PixelAgreement.visibleThreshold) |\n"
         out += "|---|---|--:|--:|--:|\n"
         for a in agreements {
             out += "| \(a.list) | \(a.build) | \(formatFixed(a.mean, digits: 3)) | \(a.max) | "
@@ -124,7 +129,11 @@ struct Report {
         out += "posix_memalign, aligned_alloc, memalign, valloc):\n\n"
         for canary in canaries {
             let result =
-                canary.calls.map { $0 > 0 ? "saw \($0) call(s) for one deliberate allocation: the counter works" : "saw NOTHING for a deliberate allocation: the counter is broken" }
+                canary.calls.map {
+                    $0 > 0
+                        ? "saw \($0) call(s) for one deliberate allocation: the counter works"
+                        : "saw NOTHING for a deliberate allocation: the counter is broken"
+                }
                 ?? "counter not loaded: not checked"
             out += "- \(canary.build) process self-test: \(result)\n"
         }
