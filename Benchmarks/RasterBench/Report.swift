@@ -75,7 +75,8 @@ struct Report {
             }
         }
         out += "\nFrames timed per row: "
-        out += framesSummary() + ". Ratios use medians; Swell/memset uses the memset of the same process. "
+        out += framesSummary() + ". Ratios use medians; Swell/memset uses the memset of the same process, "
+        out += "Cairo/Swell the Cairo of the same process, or of the first process that timed Cairo. "
         out +=
             "Bars apply to the \(Self.barBuild) build (C/S = Cairo/Swell, S/M = Swell/memset); timing is never enforced.\n"
         out += checksumSection + agreementSection + allocationSection

@@ -30,7 +30,7 @@ func writeTextFile(_ path: String, _ text: String) throws(FileError) {
     if fclose(file) != 0 || written != bytes.count { throw FileError(description: "cannot write \(path)") }
 }
 
-/// The `*.json` files directly inside `directory`, sorted by name.
+/// The `*.json` files directly inside `directory`, sorted by list name ("waves" before "waves-4k").
 func jsonFiles(in directory: String) throws(FileError) -> [String] {
     guard let stream = opendir(directory) else {
         throw FileError(description: "cannot list \(directory): \(String(cString: strerror(errno)))")
@@ -44,7 +44,7 @@ func jsonFiles(in directory: String) throws(FileError) -> [String] {
         if name.hasSuffix(".json") && !name.hasPrefix(".") { names.append(name) }
     }
     let base = directory.hasSuffix("/") ? directory : directory + "/"
-    return names.sorted().map { base + $0 }
+    return names.sorted { listName(ofPath: $0) < listName(ofPath: $1) }.map { base + $0 }
 }
 
 /// "dir/waves-4k.json" → "waves-4k".
