@@ -6,8 +6,10 @@
 ///
 /// A plain struct of a pointer and three integers: kernels copy it freely, with no reference
 /// counting or exclusivity checks in inner loops. Whoever made the view keeps the memory alive.
+/// It is `Sendable` so threads can render disjoint bands of one surface; writing the same
+/// pixels from two threads is the caller's bug, as with any raw pointer.
 @frozen
-public struct PixelSurface {
+public struct PixelSurface: @unchecked Sendable {
     public let base: UnsafeMutableRawPointer
     public let width: Int
     public let height: Int

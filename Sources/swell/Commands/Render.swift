@@ -18,6 +18,7 @@ let renderVerb = Verb(
     options: [
         .option("output", "FILE", "where to write (-o); .raw or .png"),
         .option("repeat", "N", "render N times and print median_ms and p95_ms"),
+        .option("threads", "N", "render bands on N threads (default: one per core)"),
     ],
     run: runRender)
 
@@ -50,14 +51,16 @@ private func runRender(_ arguments: ParsedArguments) throws -> Int32 {
     }
     let kind = try outputPath.map { try ImageFileKind(path: $0) }
     let frame = try loadFrame(arguments.positional[0])
+    let threads = try arguments.integer("threads", default: onlineCores(), in: 1...256)
+    let renderer = FrameRenderer(threads: threads)
     let buffer = PixelBuffer(width: frame.width, height: frame.height)
-    render(frame, into: buffer.surface)
+    renderer.render(frame, into: buffer.surface)
     if repeats > 0 {
         var milliseconds = [Double]()
         milliseconds.reserveCapacity(repeats)
         for _ in 0..<repeats {
             let start = monotonicSeconds()
-            render(frame, into: buffer.surface)
+            renderer.render(frame, into: buffer.surface)
             milliseconds.append((monotonicSeconds() - start) * 1000)
         }
         milliseconds.sort()

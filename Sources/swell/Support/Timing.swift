@@ -22,3 +22,8 @@ func formatMilliseconds(_ value: Double) -> String {
     let fraction = String(thousandths % 1000)
     return "\(thousandths / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
 }
+
+/// The number of online CPU cores (at least 1).
+func onlineCores() -> Int {
+    max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+}

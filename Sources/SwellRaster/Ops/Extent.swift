@@ -1,0 +1,24 @@
+/// The rows a shape can touch, [top, bottom) in whole pixels, computed without rasterising.
+/// Used to bin commands to horizontal bands; it may overestimate, never underestimate.
+/// NaN or infinite parameters give an empty extent (such shapes draw nothing).
+@inlinable
+public func rowExtent(of shape: Shape, frameHeight: Int) -> (top: Int, bottom: Int) {
+    func rows(_ low: Double, _ high: Double) -> (top: Int, bottom: Int) {
+        guard low.isFinite, high.isFinite, low <= high else { return (0, 0) }
+        let top = max(0, min(frameHeight, Int(max(-1, low - 1).rounded(.down))))
+        let bottom = max(0, min(frameHeight, Int(min(Double(frameHeight) + 1, high + 2).rounded(.up))))
+        return (top, max(top, bottom))
+    }
+    switch shape {
+    case .ring(let ring):
+        let reach = max(ring.radius, 0) + max(ring.width, 0) / 2
+        return rows(ring.centerY - reach, ring.centerY + reach)
+    case .disc(let disc):
+        return rows(disc.centerY - max(disc.radius, 0), disc.centerY + max(disc.radius, 0))
+    case .waveFill(let wave):
+        return rows(wave.baseline - abs(wave.amplitude), Double(frameHeight))
+    case .waveStroke(let stroke):
+        let reach = abs(stroke.wave.amplitude) + max(stroke.width, 0) / 2
+        return rows(stroke.wave.baseline - reach, stroke.wave.baseline + reach)
+    }
+}
