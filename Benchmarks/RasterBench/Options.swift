@@ -11,6 +11,8 @@ struct Options {
     var markdownPath: String?
     var expectChecksumsPath: String?
     var recordChecksumsPath: String?
+    /// Fail when rendering allocated, or when the allocation counter was missing or blind.
+    var expectNoAllocations = false
     /// A line printed above the table (scripts/bench passes the command that made the report).
     var heading: String?
 
@@ -18,7 +20,7 @@ struct Options {
         usage: RasterBench measure --build NAME [--renderers swell,cairo,memset] [--lists DIR] [--records FILE]
                                    [--quick] [--frames N] [--save-images DIR]
                RasterBench report RECORDS... [--markdown FILE] [--expect-checksums FILE] [--record-checksums FILE]
-                                  [--heading TEXT]
+                                  [--expect-no-allocations] [--heading TEXT]
                RasterBench [measure options] [report options]   (both in one process)
         """
 
@@ -68,6 +70,7 @@ struct Options {
             case "--expect-checksums": expectChecksumsPath = try value(argument)
             case "--record-checksums": recordChecksumsPath = try value(argument)
             case "--heading": heading = try value(argument)
+            case "--expect-no-allocations": expectNoAllocations = true
             case "--help", "-h": throw OptionsError(description: "help")
             default:
                 guard !measures, !argument.hasPrefix("--") else {
@@ -84,10 +87,9 @@ struct Options {
         if !measures && recordFiles.isEmpty {
             throw OptionsError(description: "report needs at least one records file")
         }
-        if !reports
-            && (markdownPath != nil || heading != nil || expectChecksumsPath != nil || recordChecksumsPath != nil)
-        {
-            throw OptionsError(description: "--markdown and the checksum options belong to report, not measure")
+        let reportOnly = [markdownPath, heading, expectChecksumsPath, recordChecksumsPath].contains { $0 != nil }
+        if !reports && (reportOnly || expectNoAllocations) {
+            throw OptionsError(description: "--markdown, --heading and the --expect/--record options belong to report")
         }
     }
 }

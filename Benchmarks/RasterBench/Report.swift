@@ -125,6 +125,25 @@ struct Report {
         return out
     }
 
+    /// Why the allocation check does not prove "no allocation per frame" (empty when it does).
+    var allocationProblems: [String] {
+        var problems: [String] = []
+        for canary in canaries {
+            switch canary.calls {
+            case nil: problems.append("\(canary.build): the counter shim was not preloaded (run through scripts/bench)")
+            case 0: problems.append("\(canary.build): the counter missed a deliberate allocation")
+            default: break
+            }
+        }
+        for a in allocations {
+            if let calls = a.calls, calls > 0 {
+                problems.append("\(a.list) (\(a.build)): \(calls) allocation call(s) in \(a.frames) frames")
+            }
+        }
+        if canaries.isEmpty { problems.append("no allocation check in the records") }
+        return problems
+    }
+
     private var allocationSection: String {
         var out = "\nAllocations inside `render(frame, into:)` (LD_PRELOAD counter of malloc, calloc, realloc, "
         out += "posix_memalign, aligned_alloc, memalign, valloc):\n\n"

@@ -55,6 +55,21 @@ func listName(ofPath path: String) -> String {
 
 /// Progress and errors go to standard error, so stdout carries only the report.
 func printError(_ message: String) {
-    let bytes = Array((message + "\n").utf8)
-    _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    writeAll(2, message + "\n")
+}
+
+/// The report on standard output, written at once (not held in a buffer until exit, which
+/// would put it after later messages on stderr).
+func printOutput(_ text: String) {
+    writeAll(1, text + "\n")
+}
+
+private func writeAll(_ descriptor: Int32, _ text: String) {
+    let bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+        if written <= 0 { return }
+        offset += written
+    }
 }

@@ -5,7 +5,7 @@
 //   RasterBench measure --build NAME [--renderers swell,cairo,memset] [--lists DIR] [--records FILE]
 //                       [--quick] [--frames N] [--save-images DIR]
 //   RasterBench report RECORDS... [--markdown FILE] [--expect-checksums FILE] [--record-checksums FILE]
-//                      [--heading TEXT]
+//                      [--expect-no-allocations] [--heading TEXT]
 //   RasterBench [measure options] [report options]    (measure and report in one process)
 import Glibc
 
@@ -24,20 +24,32 @@ do {
     if options.reports {
         let report = Report(records)
         let markdown = (options.heading.map { $0 + "\n\n" } ?? "") + report.markdown
-        print(markdown)
+        printOutput(markdown)
         if let path = options.markdownPath { try writeTextFile(path, markdown) }
         if let path = options.recordChecksumsPath {
             try writeTextFile(path, ChecksumFile(records: report.checksums).text)
             printError("recorded \(report.checksums.count) checksums in \(path)")
         }
+        var failed = false
         if let path = options.expectChecksumsPath {
             let problems = try ChecksumFile(text: try readTextFile(path), path: path).problems(report.checksums)
-            if !problems.isEmpty {
+            if problems.isEmpty {
+                printError("Swell output checksums match \(path)")
+            } else {
                 printError("Swell output differs from \(path):\n  " + problems.joined(separator: "\n  "))
-                exit(1)
+                failed = true
             }
-            printError("Swell output checksums match \(path)")
         }
+        if options.expectNoAllocations {
+            let problems = report.allocationProblems
+            if problems.isEmpty {
+                printError("no allocation in render(frame, into:), and the counter saw a deliberate one")
+            } else {
+                printError("allocation check failed:\n  " + problems.joined(separator: "\n  "))
+                failed = true
+            }
+        }
+        if failed { exit(1) }
     }
 } catch let error as OptionsError {
     printError("RasterBench: \(error.description)\n\(Options.usage)")
