@@ -4,7 +4,8 @@
 
 /// Every verb of `swell`, in the order `swell --help` lists them. Each lives in Commands/.
 let verbs: [Verb] = [
-    renderVerb
+    renderVerb,
+    benchVerb,
 ]
 
 /// Writes one message to standard error (unbuffered, so it is never lost on exit).

@@ -27,3 +27,23 @@ func formatMilliseconds(_ value: Double) -> String {
 func onlineCores() -> Int {
     max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
 }
+
+struct ReadError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// Reads a whole file with POSIX calls.
+func readWholeFileBytes(_ path: String) throws -> [UInt8] {
+    guard let file = fopen(path, "rb") else { throw ReadError(description: String(cString: strerror(errno))) }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = fread(&chunk, 1, chunk.count, file)
+        if n > 0 { bytes += chunk[0..<n] }
+        if n < chunk.count {
+            if ferror(file) != 0 { throw ReadError(description: String(cString: strerror(errno))) }
+            return bytes
+        }
+    }
+}

@@ -1,0 +1,194 @@
+import SwellDrawList
+import SwellOutput
+import SwellRaster
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+let benchVerb = Verb(
+    name: "bench",
+    summary: "measure frame times (p50/p95/p99/max) of draw lists or scenes on this machine",
+    synopsis: "--drawlists DIR [--frames N] [--threads N] [--refresh HZ] [--json FILE] [--plot FILE.svg]",
+    details: """
+        Renders each draw list in DIR (every *.json, e.g. bench-data/) repeatedly and reports the time
+        per frame: min, p50, p95, p99, max, mean, the frames over the budget of one refresh interval
+        (--refresh, default 60 Hz) and the headroom (budget / p99). A plain fill of the same frame
+        (the memory-bandwidth floor) is measured in the same run for comparison, and each list's
+        output checksum is printed so a change in the pixels is visible.
+        """,
+    options: [
+        .option("drawlists", "DIR", "benchmark every draw list (*.json) in DIR"),
+        .option("frames", "N", "frames per list (default 100)"),
+        .option("threads", "N", "render threads (default: one per core)"),
+        .option("refresh", "HZ", "refresh rate that sets the frame budget (default 60)"),
+        .option("json", "FILE", "also write the results as JSON"),
+        .option("plot", "FILE.svg", "also draw frame time against frame number, with a histogram"),
+        .option("expect-checksums", "FILE", "exit 1 if any frame's checksum differs from FILE ('name checksum' lines)"),
+        .option("record-checksums", "FILE", "write each frame's checksum to FILE"),
+    ],
+    run: runBench)
+
+/// One benchmarked series: what was measured and its per-frame times.
+struct BenchSeries {
+    let name: String
+    let width: Int
+    let height: Int
+    let times: FrameTimes
+    let checksum: UInt64?
+}
+
+private func runBench(_ arguments: ParsedArguments) throws -> Int32 {
+    guard let folder = arguments["drawlists"] else {
+        throw CommandFailure(ExitStatus.usage, "say what to measure: --drawlists DIR")
+    }
+    guard arguments.positional.isEmpty else {
+        throw CommandFailure(ExitStatus.usage, "--drawlists takes no other input, got '\(arguments.positional[0])'")
+    }
+    let frames = try arguments.integer("frames", default: 100, in: 1...1_000_000)
+    let threads = try arguments.integer("threads", default: onlineCores(), in: 1...256)
+    let refresh = try arguments.integer("refresh", default: 60, in: 1...1000)
+    let budget = 1000 / Double(refresh)
+
+    let lists = try jsonFiles(in: folder)
+    var results: [BenchSeries] = []
+    for path in lists {
+        let frame = try loadFrame(path)
+        let name = String(path.split(separator: "/").last!.dropLast(5))
+        let buffer = PixelBuffer(width: frame.width, height: frame.height)
+        let renderer = FrameRenderer(threads: threads)
+        var progress = ProgressBar(total: frames * 2, label: name)
+        renderer.render(frame, into: buffer.surface)  // warm-up: caches, page faults, reusable storage
+
+        var swell = FrameTimes()
+        swell.reserve(frames)
+        for index in 0..<frames {
+            let start = monotonicSeconds()
+            renderer.render(frame, into: buffer.surface)
+            swell.render.append((monotonicSeconds() - start) * 1000)
+            swell.present.append(0)
+            progress.update(index + 1)
+        }
+        let sum = checksum(buffer.surface)
+
+        var fill = FrameTimes()
+        fill.reserve(frames)
+        let pixel = frame.background.opaquePixel
+        for index in 0..<frames {
+            let start = monotonicSeconds()
+            for y in 0..<buffer.height { buffer.surface.row(y).update(repeating: pixel, count: buffer.width) }
+            fill.render.append((monotonicSeconds() - start) * 1000)
+            fill.present.append(0)
+            progress.update(frames + index + 1)
+        }
+        progress.finish()
+        results.append(BenchSeries(name: name, width: frame.width, height: frame.height, times: swell, checksum: sum))
+        results.append(BenchSeries(name: name + " (fill floor)", width: frame.width, height: frame.height, times: fill, checksum: nil))
+    }
+    print("swell bench: \(lists.count) draw lists, \(frames) frames each, \(threads) thread\(threads == 1 ? "" : "s"), budget \(formatMilliseconds(budget)) ms (\(refresh) Hz)")
+    try report(results, budget: budget, arguments: arguments, title: "swell bench --drawlists \(folder)")
+    return try checkChecksums(results, arguments: arguments)
+}
+
+/// Records or verifies the rendered frames' checksums: timing never fails a run, a changed
+/// picture does.
+func checkChecksums(_ results: [BenchSeries], arguments: ParsedArguments) throws -> Int32 {
+    let measured = results.compactMap { series in series.checksum.map { (series.name, String($0, radix: 16)) } }
+    if let path = arguments["record-checksums"] {
+        try writeText(measured.map { "\($0) \($1)\n" }.joined(), to: path)
+    }
+    guard let path = arguments["expect-checksums"] else { return ExitStatus.success }
+    let text: String
+    do {
+        text = String(decoding: try readWholeFileBytes(path), as: UTF8.self)
+    } catch {
+        throw CommandFailure(ExitStatus.noInput, "\(path): cannot read: \(error)")
+    }
+    var expected: [String: String] = [:]
+    for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+        let parts = line.split(separator: " ")
+        guard parts.count == 2 else { throw CommandFailure(ExitStatus.dataError, "\(path): expected 'name checksum' lines, got '\(line)'") }
+        expected[String(parts[0])] = String(parts[1])
+    }
+    var changed = 0
+    for (name, sum) in measured {
+        guard let want = expected[name] else {
+            printError("swell bench: \(name): no recorded checksum in \(path)")
+            changed += 1
+            continue
+        }
+        if want != sum {
+            printError("swell bench: \(name): the rendered frame changed (checksum \(sum), recorded \(want))")
+            changed += 1
+        }
+    }
+    if changed == 0 { print("checksums: all \(measured.count) frames match \(path)") }
+    return changed == 0 ? ExitStatus.success : 1
+}
+
+/// Prints the table and writes the optional JSON and SVG.
+func report(_ results: [BenchSeries], budget: Double, arguments: ParsedArguments, title: String) throws {
+    let header = ["series", "size", "frames", "min", "p50", "p95", "p99", "max", "mean", "over", "headroom", "checksum"]
+    var rows: [[String]] = []
+    var json: [String] = []
+    for series in results {
+        let total = FrameStatistics(series.times.total, budget: budget)
+        let headroom = total.headroom.isFinite ? formatRatio(total.headroom) : "-"
+        let sum = series.checksum.map { String($0, radix: 16) } ?? ""
+        rows.append([
+            series.name, "\(series.width)x\(series.height)", "\(total.count)", formatMilliseconds(total.min),
+            formatMilliseconds(total.p50), formatMilliseconds(total.p95), formatMilliseconds(total.p99),
+            formatMilliseconds(total.max), formatMilliseconds(total.mean), "\(total.overBudget)", headroom, sum,
+        ])
+        let render = FrameStatistics(series.times.render, budget: budget)
+        let present = FrameStatistics(series.times.present, budget: budget)
+        json.append(
+            "{\"name\": \(jsonString(series.name)), \"width\": \(series.width), \"height\": \(series.height), "
+                + "\"checksum\": \(series.checksum.map { jsonString(String($0, radix: 16)) } ?? "null"), "
+                + "\"render\": \(render.json), \"present\": \(present.json), \"total\": \(total.json)}")
+    }
+    print("times in ms per frame; 'over' = frames over the budget; headroom = budget / p99")
+    print(formatTable(header, rows), terminator: "")
+    if let path = arguments["json"] {
+        let document = "{\"budget_ms\": \(formatMilliseconds(budget)), \"series\": [\n  " + json.joined(separator: ",\n  ") + "\n]}\n"
+        try writeText(document, to: path)
+    }
+    if let path = arguments["plot"] {
+        let svg = frameTimePlot(title: title, series: results.map { ($0.name, $0.times.total) }, budget: budget)
+        try writeText(svg, to: path)
+    }
+}
+
+func writeText(_ text: String, to path: String) throws {
+    do {
+        try writeFileAtomically(Array(text.utf8), to: path)
+    } catch {
+        throw CommandFailure(ExitStatus.cannotCreate, error.description)
+    }
+}
+
+/// The *.json files of a folder, sorted by name.
+func jsonFiles(in folder: String) throws -> [String] {
+    guard let directory = opendir(folder) else {
+        throw CommandFailure(ExitStatus.noInput, "\(folder): cannot open folder: \(String(cString: strerror(errno)))")
+    }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+        if name.hasSuffix(".json") && !name.hasPrefix(".") { names.append(name) }
+    }
+    guard !names.isEmpty else { throw CommandFailure(ExitStatus.noInput, "\(folder): no *.json draw lists in it") }
+    return names.sorted().map { folder.hasSuffix("/") ? folder + $0 : folder + "/" + $0 }
+}
+
+/// A ratio with two significant digits below 10 ("0.46x", "3.1x") and none above ("120x").
+func formatRatio(_ value: Double) -> String {
+    if value >= 10 { return "\(Int(value.rounded()))x" }
+    if value >= 1 {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)x"
+    }
+    let hundredths = Int((value * 100).rounded())
+    return "0.\(hundredths < 10 ? "0" : "")\(hundredths)x"
+}
