@@ -1,25 +1,20 @@
 import SwellRaster
 
-/// FNV-1a (64-bit) over the visible pixels, row by row, with the unused X byte masked to zero:
-/// it identifies the picture, not the row padding or whatever a kernel leaves in X.
+/// FNV-1a (64-bit) over the visible pixels' bytes (B, G, R, X; row padding skipped): the same
+/// fingerprint as SwellOutput's `checksum` and `swell bench`, so one checksums file serves both.
 func pictureChecksum(_ surface: PixelSurface) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    let prime: UInt64 = 0x0000_0100_0000_01b3
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    let rowBytes = surface.width * 4
     for y in 0..<surface.height {
-        let row = surface.row(y)
-        for x in 0..<surface.width {
-            let pixel = row[x] & 0x00FF_FFFF
-            // Bytes in memory order (B, G, R, X) so the value matches hashing the raw bytes.
-            for shift in stride(from: 0, to: 32, by: 8) {
-                hash = (hash ^ UInt64((pixel >> UInt32(shift)) & 0xFF)) &* prime
-            }
+        let row = UnsafeRawPointer(surface.row(y)).assumingMemoryBound(to: UInt8.self)
+        for i in 0..<rowBytes {
+            hash = (hash ^ UInt64(row[i])) &* 0x0000_0100_0000_01B3
         }
     }
     return hash
 }
 
-/// The checksum as 16 hex digits, the form recorded in checksum files.
+/// The checksum as hex digits, the form checksum files hold (no zero padding, as `swell bench` writes).
 func hexDigits(_ value: UInt64) -> String {
-    let digits = String(value, radix: 16)
-    return String(repeating: "0", count: 16 - digits.count) + digits
+    String(value, radix: 16)
 }

@@ -1,40 +1,56 @@
-/// A recorded set of Swell output checksums: one `list build checksum` line each, `#` comments.
-/// CI compares a run against it so that an unintended change of the rendered pictures fails.
+/// Recorded Swell output checksums in the format `swell bench` uses (bench-data/checksums.txt):
+/// one `name checksum` line per draw list, `#` comments. Every build must match the one recorded
+/// picture, so a file also asserts that the portable and tuned builds render identically.
 struct ChecksumFile {
-    var entries: [String: String] = [:]  // "list build" → hex
+    private var entries: [(name: String, value: UInt64)] = []
 
-    init(records checksums: [(build: String, list: String, hex: String, stable: Bool)]) {
-        for c in checksums { entries["\(c.list) \(c.build)"] = c.hex }
-    }
+    typealias Measured = (build: String, list: String, hex: String, stable: Bool)
 
-    init(text: String, path: String) throws(FileError) {
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
-            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            if fields.isEmpty { continue }
-            guard fields.count == 3, fields[2].count == 16, UInt64(fields[2], radix: 16) != nil else {
-                throw FileError(
-                    description: "\(path):\(index + 1): expected `list build checksum` with a 16-hex-digit checksum")
+    /// One entry per list; fails when builds rendered a list differently (there is no one picture).
+    init(recording measured: [Measured]) throws(FileError) {
+        for m in measured {
+            let value = UInt64(m.hex, radix: 16)!
+            if let earlier = entries.first(where: { $0.name == m.list }) {
+                guard earlier.value == value else {
+                    throw FileError(description: "the builds render \(m.list) differently; not recording its checksum")
+                }
+            } else {
+                entries.append((m.list, value))
             }
-            entries["\(fields[0]) \(fields[1])"] = String(fields[2]).lowercased()
         }
     }
 
+    init(text: String, path: String) throws(FileError) {
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if line.hasPrefix("#") || line.allSatisfy({ $0 == " " }) { continue }
+            let fields = line.split(separator: " ")
+            guard fields.count == 2, let value = UInt64(fields[1], radix: 16) else {
+                throw FileError(description: "\(path):\(index + 1): expected a `name checksum` line (hex checksum)")
+            }
+            entries.append((String(fields[0]), value))
+        }
+    }
+
+    var count: Int { entries.count }
+
     var text: String {
-        "# RasterBench Swell output checksums: list build FNV-1a-64 (scripts/bench --record-checksums)\n"
-            + entries.keys.sorted().map { "\($0) \(entries[$0]!)\n" }.joined()
+        entries.map { "\($0.name) \(String($0.value, radix: 16))\n" }.joined()
     }
 
     /// Every problem of `measured` against this recorded file (empty when all match).
-    func problems(_ measured: [(build: String, list: String, hex: String, stable: Bool)]) -> [String] {
+    func problems(_ measured: [Measured]) -> [String] {
         var problems: [String] = []
         for m in measured {
             if !m.stable { problems.append("\(m.list) (\(m.build)): the picture changed between frames") }
-            guard let expected = entries["\(m.list) \(m.build)"] else {
-                problems.append("\(m.list) (\(m.build)): no recorded checksum; record one with --record-checksums")
+            guard let expected = entries.last(where: { $0.name == m.list })?.value else {
+                problems.append("\(m.list): no recorded checksum; record one with --record-checksums")
                 continue
             }
-            if expected != m.hex { problems.append("\(m.list) (\(m.build)): checksum \(m.hex), recorded \(expected)") }
+            if UInt64(m.hex, radix: 16) != expected {
+                problems.append(
+                    "\(m.list) (\(m.build)): the rendered frame changed (checksum \(m.hex), recorded "
+                        + "\(String(expected, radix: 16)))")
+            }
         }
         return problems
     }

@@ -101,7 +101,8 @@ struct Report {
 
     private var checksumSection: String {
         guard !checksums.isEmpty else { return "" }
-        var out = "\nSwell output checksums (FNV-1a 64 over the visible pixels, X byte masked):\n\n"
+        var out = "\nSwell output checksums (FNV-1a 64 over the visible pixel bytes, "
+        out += "as `swell bench` computes them):\n\n"
         out += "| list | build | checksum | same picture every frame |\n|---|---|---|---|\n"
         for c in checksums { out += "| \(c.list) | \(c.build) | `\(c.hex)` | \(c.stable ? "yes" : "NO") |\n" }
         for list in lists {

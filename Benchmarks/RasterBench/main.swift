@@ -27,8 +27,9 @@ do {
         printOutput(markdown)
         if let path = options.markdownPath { try writeTextFile(path, markdown) }
         if let path = options.recordChecksumsPath {
-            try writeTextFile(path, ChecksumFile(records: report.checksums).text)
-            printError("recorded \(report.checksums.count) checksums in \(path)")
+            let file = try ChecksumFile(recording: report.checksums)
+            try writeTextFile(path, file.text)
+            printError("recorded \(file.count) checksums in \(path) (every build rendered the same pictures)")
         }
         var failed = false
         if let path = options.expectChecksumsPath {
