@@ -52,6 +52,8 @@ private func measureList(
     name: String, frame: Frame, renderers: [Renderer], build: String, plan: MeasurePlan, counter: AllocationCounter?
 ) throws(FileError) -> [Record] {
     let swellBuffer = PixelBuffer(width: frame.width, height: frame.height)
+    let bandedBuffer = PixelBuffer(width: frame.width, height: frame.height)
+    let banded = FrameRenderer(threads: 1)
     let memsetBuffer = PixelBuffer(width: frame.width, height: frame.height)
     let cairo = renderers.contains(.cairo) ? CairoRenderer(width: frame.width, height: frame.height) : nil
     let memsetBytes = memsetBuffer.stride * memsetBuffer.height
@@ -60,6 +62,7 @@ private func measureList(
     func renderOnce(_ renderer: Renderer) {
         switch renderer {
         case .swell: render(frame, into: swellBuffer.surface)
+        case .swellBanded: banded.render(frame, into: bandedBuffer.surface)
         case .cairo: cairo!.render(frame)
         case .memset: memset(memsetBuffer.surface.base, memsetValue, memsetBytes)
         }
@@ -69,6 +72,10 @@ private func measureList(
         renderOnce(renderer)
         return Double(monotonicNanoseconds() - start) / 1e6
     }
+    /// The Swell pipelines measured here, with the buffer each draws into and its label in the
+    /// checksum and allocation records.
+    let swellVariants = [(Renderer.swell, swellBuffer, build), (.swellBanded, bandedBuffer, build + " banded")]
+        .filter { renderers.contains($0.0) }
 
     // Warm up, and plan frame counts from the last warm-up frame's time.
     var targets: [Renderer: Int] = [:]
@@ -81,7 +88,7 @@ private func measureList(
         }
         targets[renderer] = target
     }
-    let swellChecksumBefore = renderers.contains(.swell) ? pictureChecksum(swellBuffer.surface) : 0
+    let checksumsBefore = swellVariants.map { pictureChecksum($0.1.surface) }
 
     var times: [Renderer: FrameTimes] = [:]
     for round in 0..<plan.rounds {
@@ -103,30 +110,29 @@ private func measureList(
                 + " over \(t.count) frames")
     }
 
-    if renderers.contains(.swell) {
-        let checksum = pictureChecksum(swellBuffer.surface)
-        records.append(
-            .checksum(build: build, list: name, hex: hexDigits(checksum), stable: checksum == swellChecksumBefore))
-        printError("[\(build)] \(name): Swell checksum \(hexDigits(checksum))")
+    for ((renderer, buffer, label), before) in zip(swellVariants, checksumsBefore) {
+        let checksum = pictureChecksum(buffer.surface)
+        records.append(.checksum(build: label, list: name, hex: hexDigits(checksum), stable: checksum == before))
+        printError("[\(label)] \(name): Swell checksum \(hexDigits(checksum))")
 
         let frames = plan.allocationFrames
         let calls = counter?.countAllocations {
-            for _ in 0..<frames { render(frame, into: swellBuffer.surface) }
+            for _ in 0..<frames { renderOnce(renderer) }
         }
-        records.append(.allocations(build: build, list: name, calls: calls, frames: frames))
+        records.append(.allocations(build: label, list: name, calls: calls, frames: frames))
         if let calls {
-            printError("[\(build)] \(name): allocations per frame: \(formatPerFrame(calls, frames))")
+            printError("[\(label)] \(name): allocations per frame: \(formatPerFrame(calls, frames))")
         }
         if let directory = plan.imageDirectory {
-            try savePNG(swellBuffer.surface, to: "\(directory)/\(name)-swell-\(build).png")
+            try savePNG(buffer.surface, to: "\(directory)/\(name)-swell-\(label.replacing(" ", with: "-")).png")
         }
-        if let cairo {
-            let agreement = PixelAgreement(cairo.pixels, swellBuffer.surface)
-            records.append(
-                .agreement(
-                    build: build, list: name, mean: agreement.meanChannelDifference,
-                    max: agreement.maxChannelDifference, visibleFraction: agreement.visiblyDifferentFraction))
-        }
+    }
+    if let cairo, renderers.contains(.swell) {
+        let agreement = PixelAgreement(cairo.pixels, swellBuffer.surface)
+        records.append(
+            .agreement(
+                build: build, list: name, mean: agreement.meanChannelDifference,
+                max: agreement.maxChannelDifference, visibleFraction: agreement.visiblyDifferentFraction))
     }
     if let directory = plan.imageDirectory, let cairo {
         try savePNG(cairo.pixels, to: "\(directory)/\(name)-cairo.png")

@@ -60,7 +60,10 @@ enum Record: Equatable {
 
 /// The renderers a process can time.
 enum Renderer: String, CaseIterable {
+    /// `render(_:into:)`: the plain pipeline, whole frame per command.
     case swell
+    /// `FrameRenderer(threads: 1)`: the same commands in 64-row bands (what `swell render` uses).
+    case swellBanded = "swell-banded"
     case cairo
     case memset
 }

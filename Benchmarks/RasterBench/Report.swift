@@ -57,8 +57,8 @@ struct Report {
                 guard let t = timings[key(build, list.name, .cairo)] else { continue }
                 row(cairoBuilds.count > 1 ? "Cairo (\(build) process)" : "Cairo", t, ["", "", ""])
             }
-            for build in builds {
-                guard let t = timings[key(build, list.name, .swell)] else { continue }
+            for (variant, build) in [Renderer.swell, .swellBanded].flatMap({ v in builds.map { (v, $0) } }) {
+                guard let t = timings[key(build, list.name, variant)] else { continue }
                 let cairoOverSwell = cairoMedian(build, list.name).map { $0 / t.median }
                 let swellOverMemset = median(build, list.name, .memset).map { t.median / $0 }
                 var verdict = "–"
@@ -66,7 +66,7 @@ struct Report {
                     verdict = bar.verdict(cairoOverSwell: cairoOverSwell, swellOverMemset: swellOverMemset)
                 }
                 row(
-                    "Swell (\(build))", t,
+                    variant == .swell ? "Swell (\(build))" : "Swell banded (\(build))", t,
                     [ratioText(cairoOverSwell), ratioText(swellOverMemset), verdict])
             }
             for build in builds {
@@ -77,6 +77,7 @@ struct Report {
         out += "\nFrames timed per row: "
         out += framesSummary() + ". Ratios use medians; Swell/memset uses the memset of the same process, "
         out += "Cairo/Swell the Cairo of the same process, or of the first process that timed Cairo. "
+        out += "Swell = `render(_:into:)`; Swell banded = `FrameRenderer(threads: 1)`, 64-row bands. "
         out +=
             "Bars apply to the \(Self.barBuild) build (C/S = Cairo/Swell, S/M = Swell/memset); timing is never enforced.\n"
         out += checksumSection + agreementSection + allocationSection
