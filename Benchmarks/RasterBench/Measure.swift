@@ -74,7 +74,7 @@ private func measureList(
     }
     /// The Swell pipelines measured here, with the buffer each draws into and its label in the
     /// checksum and allocation records.
-    let swellVariants = [(Renderer.swell, swellBuffer, build), (.swellBanded, bandedBuffer, build + " banded")]
+    let swellVariants = [(Renderer.swell, swellBuffer, build), (.swellBanded, bandedBuffer, build + "-banded")]
         .filter { renderers.contains($0.0) }
 
     // Warm up, and plan frame counts from the last warm-up frame's time.
@@ -124,7 +124,7 @@ private func measureList(
             printError("[\(label)] \(name): allocations per frame: \(formatPerFrame(calls, frames))")
         }
         if let directory = plan.imageDirectory {
-            try savePNG(buffer.surface, to: "\(directory)/\(name)-swell-\(label.replacing(" ", with: "-")).png")
+            try savePNG(buffer.surface, to: "\(directory)/\(name)-swell-\(label).png")
         }
     }
     if let cairo, renderers.contains(.swell) {
