@@ -4,7 +4,8 @@ import SwellRaster
 
 /// Draws a frame with Cairo the way a competent Cairo user would: an RGB24 image surface of the
 /// frame's size, default antialiasing and tolerance, straight-alpha colours through
-/// cairo_set_source_rgba, rings as stroked arcs, waves as paths with one vertex per pixel column.
+/// cairo_set_source_rgba, rings as stroked arcs, waves as paths with one vertex per pixel column
+/// (wave strokes with round caps, as the format defines them).
 ///
 /// The surface and context are made once; each frame repaints everything, as an animation would.
 final class CairoRenderer {
@@ -109,6 +110,10 @@ final class CairoRenderer {
             if column == 0 { cairo_move_to(context, x, y) } else { cairo_line_to(context, x, y) }
         }
         cairo_set_line_width(context, stroke.width)
+        // The shape is every point within width/2 of the curve, so its ends are round: with
+        // Cairo's default butt caps the sloped ends at the frame edges differ by up to 90/255.
+        cairo_set_line_cap(context, CAIRO_LINE_CAP_ROUND)
         cairo_stroke(context)
+        cairo_set_line_cap(context, CAIRO_LINE_CAP_BUTT)
     }
 }

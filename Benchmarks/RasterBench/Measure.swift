@@ -132,7 +132,8 @@ private func measureList(
         records.append(
             .agreement(
                 build: build, list: name, mean: agreement.meanChannelDifference,
-                max: agreement.maxChannelDifference, visibleFraction: agreement.visiblyDifferentFraction))
+                max: agreement.maxChannelDifference, maxX: agreement.maxDifferenceAt.x,
+                maxY: agreement.maxDifferenceAt.y, visibleFraction: agreement.visiblyDifferentFraction))
     }
     if let directory = plan.imageDirectory, let cairo {
         try savePNG(cairo.pixels, to: "\(directory)/\(name)-cairo.png")

@@ -4,8 +4,9 @@ import SwellRaster
 struct PixelAgreement {
     /// Mean absolute difference per channel, in 8-bit steps.
     var meanChannelDifference: Double
-    /// The largest channel difference anywhere.
+    /// The largest channel difference anywhere, and the first pixel where it occurs.
     var maxChannelDifference: Int
+    var maxDifferenceAt: (x: Int, y: Int)
     /// Fraction of pixels (0...1) where some channel differs by more than `visibleThreshold`.
     var visiblyDifferentFraction: Double
 
@@ -16,6 +17,7 @@ struct PixelAgreement {
         precondition(a.width == b.width && a.height == b.height, "compared surfaces differ in size")
         var total = 0
         var largest = 0
+        var largestAt = (x: 0, y: 0)
         var visible = 0
         for y in 0..<a.height {
             let rowA = a.row(y)
@@ -29,13 +31,17 @@ struct PixelAgreement {
                     total += difference
                     pixelLargest = max(pixelLargest, difference)
                 }
-                largest = max(largest, pixelLargest)
+                if pixelLargest > largest {
+                    largest = pixelLargest
+                    largestAt = (x, y)
+                }
                 if pixelLargest > Self.visibleThreshold { visible += 1 }
             }
         }
         let pixels = a.width * a.height
         meanChannelDifference = Double(total) / Double(pixels * 3)
         maxChannelDifference = largest
+        maxDifferenceAt = largestAt
         visiblyDifferentFraction = Double(visible) / Double(pixels)
     }
 }

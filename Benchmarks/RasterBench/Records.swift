@@ -12,7 +12,7 @@ enum Record: Equatable {
     /// The allocation counter's self-test: calls seen for one deliberate allocation (nil: no shim).
     case allocationCanary(build: String, calls: UInt64?)
     /// Cairo-vs-Swell pixel agreement in one process.
-    case agreement(build: String, list: String, mean: Double, max: Int, visibleFraction: Double)
+    case agreement(build: String, list: String, mean: Double, max: Int, maxX: Int, maxY: Int, visibleFraction: Double)
 
     var line: String {
         let fields: [String]
@@ -27,8 +27,10 @@ enum Record: Equatable {
             fields = ["allocations", build, list, calls.map { String($0) } ?? "unchecked", String(frames)]
         case .allocationCanary(let build, let calls):
             fields = ["canary", build, calls.map { String($0) } ?? "unchecked"]
-        case .agreement(let build, let list, let mean, let max, let fraction):
-            fields = ["agreement", build, list, String(mean), String(max), String(fraction)]
+        case .agreement(let build, let list, let mean, let max, let maxX, let maxY, let fraction):
+            fields = [
+                "agreement", build, list, String(mean), String(max), String(maxX), String(maxY), String(fraction),
+            ]
         }
         return fields.joined(separator: "\t")
     }
@@ -50,9 +52,10 @@ enum Record: Equatable {
             self = .allocations(build: f[1], list: f[2], calls: UInt64(f[3]), frames: n)
         case ("canary", 3):
             self = .allocationCanary(build: f[1], calls: UInt64(f[2]))
-        case ("agreement", 6):
-            guard let m = Double(f[3]), let x = Int(f[4]), let v = Double(f[5]) else { return nil }
-            self = .agreement(build: f[1], list: f[2], mean: m, max: x, visibleFraction: v)
+        case ("agreement", 8):
+            guard let m = Double(f[3]), let x = Int(f[4]), let px = Int(f[5]), let py = Int(f[6]), let v = Double(f[7])
+            else { return nil }
+            self = .agreement(build: f[1], list: f[2], mean: m, max: x, maxX: px, maxY: py, visibleFraction: v)
         default: return nil
         }
     }

@@ -6,7 +6,7 @@ struct Report {
     private(set) var checksums: [(build: String, list: String, hex: String, stable: Bool)] = []
     private var allocations: [(build: String, list: String, calls: UInt64?, frames: Int)] = []
     private var canaries: [(build: String, calls: UInt64?)] = []
-    private var agreements: [(build: String, list: String, mean: Double, max: Int, visible: Double)] = []
+    private var agreements: [(build: String, list: String, mean: Double, max: Int, at: String, visible: Double)] = []
 
     /// The build whose rows the bars apply to.
     static let barBuild = "tuned"
@@ -23,8 +23,8 @@ struct Report {
             case .allocations(let build, let list, let calls, let frames):
                 allocations.append((build, list, calls, frames))
             case .allocationCanary(let build, let calls): canaries.append((build, calls))
-            case .agreement(let build, let list, let mean, let max, let visible):
-                agreements.append((build, list, mean, max, visible))
+            case .agreement(let build, let list, let mean, let max, let x, let y, let visible):
+                agreements.append((build, list, mean, max, "(\(x), \(y))", visible))
             }
         }
     }
@@ -118,10 +118,10 @@ struct Report {
         var out = "\nCairo vs Swell pixel agreement (R, G, B channels, 8-bit steps; "
         out += "Cairo approximates arcs with splines, so small differences are expected):\n\n"
         out +=
-            "| list | build | mean abs difference | max difference | pixels off by > \(PixelAgreement.visibleThreshold) |\n"
-        out += "|---|---|--:|--:|--:|\n"
+            "| list | build | mean abs difference | max difference | first at (x, y) | pixels off by > \(PixelAgreement.visibleThreshold) |\n"
+        out += "|---|---|--:|--:|--:|--:|\n"
         for a in agreements {
-            out += "| \(a.list) | \(a.build) | \(formatFixed(a.mean, digits: 3)) | \(a.max) | "
+            out += "| \(a.list) | \(a.build) | \(formatFixed(a.mean, digits: 3)) | \(a.max) | \(a.at) | "
             out += "\(formatFixed(a.visible * 100, digits: 3)) % |\n"
         }
         return out
