@@ -129,11 +129,12 @@ private func measureList(
     }
     if let cairo, renderers.contains(.swell) {
         let agreement = PixelAgreement(cairo.pixels, swellBuffer.surface)
-        records.append(
-            .agreement(
-                build: build, list: name, mean: agreement.meanChannelDifference,
-                max: agreement.maxChannelDifference, maxX: agreement.maxDifferenceAt.x,
-                maxY: agreement.maxDifferenceAt.y, visibleFraction: agreement.visiblyDifferentFraction))
+        records.append(.agreement(build: build, list: name, compared: "Cairo / Swell", agreement))
+    }
+    if renderers.contains(.swell) && renderers.contains(.swellBanded) {
+        // Banding must not change the picture; when it does, this says by how much and where.
+        let agreement = PixelAgreement(swellBuffer.surface, bandedBuffer.surface)
+        records.append(.agreement(build: build, list: name, compared: "Swell / Swell banded", agreement))
     }
     if let directory = plan.imageDirectory, let cairo {
         try savePNG(cairo.pixels, to: "\(directory)/\(name)-cairo.png")

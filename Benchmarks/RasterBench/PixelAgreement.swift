@@ -13,6 +13,16 @@ struct PixelAgreement {
     /// A difference larger than this is visible on a flat area; smaller ones are antialiasing detail.
     static let visibleThreshold = 16
 
+    init(
+        meanChannelDifference: Double, maxChannelDifference: Int, maxDifferenceAt: (x: Int, y: Int),
+        visiblyDifferentFraction: Double
+    ) {
+        self.meanChannelDifference = meanChannelDifference
+        self.maxChannelDifference = maxChannelDifference
+        self.maxDifferenceAt = maxDifferenceAt
+        self.visiblyDifferentFraction = visiblyDifferentFraction
+    }
+
     init(_ a: PixelSurface, _ b: PixelSurface) {
         precondition(a.width == b.width && a.height == b.height, "compared surfaces differ in size")
         var total = 0

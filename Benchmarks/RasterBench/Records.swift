@@ -1,6 +1,6 @@
 /// What one measuring process found, one fact per line (tab-separated), so that runs of the
 /// portable and tuned binaries — which cannot share a process — merge into one report.
-enum Record: Equatable {
+enum Record {
     /// A draw list that was rendered.
     case list(name: String, width: Int, height: Int, ops: Int)
     /// Per-frame times of one renderer in one build's process.
@@ -11,8 +11,8 @@ enum Record: Equatable {
     case allocations(build: String, list: String, calls: UInt64?, frames: Int)
     /// The allocation counter's self-test: calls seen for one deliberate allocation (nil: no shim).
     case allocationCanary(build: String, calls: UInt64?)
-    /// Cairo-vs-Swell pixel agreement in one process.
-    case agreement(build: String, list: String, mean: Double, max: Int, maxX: Int, maxY: Int, visibleFraction: Double)
+    /// How closely two renderers' pictures agree in one process (`compared`: "Cairo / Swell", ...).
+    case agreement(build: String, list: String, compared: String, PixelAgreement)
 
     var line: String {
         let fields: [String]
@@ -27,9 +27,10 @@ enum Record: Equatable {
             fields = ["allocations", build, list, calls.map { String($0) } ?? "unchecked", String(frames)]
         case .allocationCanary(let build, let calls):
             fields = ["canary", build, calls.map { String($0) } ?? "unchecked"]
-        case .agreement(let build, let list, let mean, let max, let maxX, let maxY, let fraction):
+        case .agreement(let build, let list, let compared, let a):
             fields = [
-                "agreement", build, list, String(mean), String(max), String(maxX), String(maxY), String(fraction),
+                "agreement", build, list, compared, String(a.meanChannelDifference), String(a.maxChannelDifference),
+                String(a.maxDifferenceAt.x), String(a.maxDifferenceAt.y), String(a.visiblyDifferentFraction),
             ]
         }
         return fields.joined(separator: "\t")
@@ -52,10 +53,13 @@ enum Record: Equatable {
             self = .allocations(build: f[1], list: f[2], calls: UInt64(f[3]), frames: n)
         case ("canary", 3):
             self = .allocationCanary(build: f[1], calls: UInt64(f[2]))
-        case ("agreement", 8):
-            guard let m = Double(f[3]), let x = Int(f[4]), let px = Int(f[5]), let py = Int(f[6]), let v = Double(f[7])
+        case ("agreement", 9):
+            guard let m = Double(f[4]), let x = Int(f[5]), let px = Int(f[6]), let py = Int(f[7]), let v = Double(f[8])
             else { return nil }
-            self = .agreement(build: f[1], list: f[2], mean: m, max: x, maxX: px, maxY: py, visibleFraction: v)
+            let agreement = PixelAgreement(
+                meanChannelDifference: m, maxChannelDifference: x, maxDifferenceAt: (px, py),
+                visiblyDifferentFraction: v)
+            self = .agreement(build: f[1], list: f[2], compared: f[3], agreement)
         default: return nil
         }
     }

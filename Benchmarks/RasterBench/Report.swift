@@ -6,7 +6,7 @@ struct Report {
     private(set) var checksums: [(build: String, list: String, hex: String, stable: Bool)] = []
     private var allocations: [(build: String, list: String, calls: UInt64?, frames: Int)] = []
     private var canaries: [(build: String, calls: UInt64?)] = []
-    private var agreements: [(build: String, list: String, mean: Double, max: Int, at: String, visible: Double)] = []
+    private var agreements: [(build: String, list: String, compared: String, agreement: PixelAgreement)] = []
 
     /// The build whose rows the bars apply to.
     static let barBuild = "tuned"
@@ -23,8 +23,8 @@ struct Report {
             case .allocations(let build, let list, let calls, let frames):
                 allocations.append((build, list, calls, frames))
             case .allocationCanary(let build, let calls): canaries.append((build, calls))
-            case .agreement(let build, let list, let mean, let max, let x, let y, let visible):
-                agreements.append((build, list, mean, max, "(\(x), \(y))", visible))
+            case .agreement(let build, let list, let compared, let agreement):
+                agreements.append((build, list, compared, agreement))
             }
         }
     }
@@ -115,14 +115,15 @@ struct Report {
 
     private var agreementSection: String {
         guard !agreements.isEmpty else { return "" }
-        var out = "\nCairo vs Swell pixel agreement (R, G, B channels, 8-bit steps; "
-        out += "Cairo approximates arcs with splines, so small differences are expected):\n\n"
-        out +=
-            "| list | build | mean abs difference | max difference | first at (x, y) | pixels off by > \(PixelAgreement.visibleThreshold) |\n"
-        out += "|---|---|--:|--:|--:|--:|\n"
-        for a in agreements {
-            out += "| \(a.list) | \(a.build) | \(formatFixed(a.mean, digits: 3)) | \(a.max) | \(a.at) | "
-            out += "\(formatFixed(a.visible * 100, digits: 3)) % |\n"
+        var out = "\nPixel agreement (R, G, B channels, 8-bit steps; Cairo approximates arcs with splines, "
+        out += "so small Cairo/Swell differences are expected; banding should change nothing):\n\n"
+        out += "| list | build | compared | mean abs difference | max difference | first at (x, y) "
+        out += "| pixels off by > \(PixelAgreement.visibleThreshold) |\n"
+        out += "|---|---|---|--:|--:|--:|--:|\n"
+        for (list, build, compared, a) in agreements.map({ ($0.list, $0.build, $0.compared, $0.agreement) }) {
+            out += "| \(list) | \(build) | \(compared) | \(formatFixed(a.meanChannelDifference, digits: 3)) "
+            out += "| \(a.maxChannelDifference) | (\(a.maxDifferenceAt.x), \(a.maxDifferenceAt.y)) "
+            out += "| \(formatFixed(a.visiblyDifferentFraction * 100, digits: 3)) % |\n"
         }
         return out
     }
