@@ -4,8 +4,8 @@
 /// cache line. Wrapped buffers (a presenter's shadow buffer, a mapped framebuffer) are used in
 /// place, never copied; the caller keeps that memory alive for the buffer's lifetime.
 public final class PixelBuffer {
+    /// The pixels; an owned buffer's surface keeps the memory alive on its own.
     public let surface: PixelSurface
-    private let ownsMemory: Bool
 
     public var width: Int { surface.width }
     public var height: Int { surface.height }
@@ -18,18 +18,13 @@ public final class PixelBuffer {
         let stride = (width * 4 + 63) & ~63
         let memory = UnsafeMutableRawPointer.allocate(byteCount: stride * height, alignment: 64)
         memory.initializeMemory(as: UInt8.self, repeating: 0, count: stride * height)
-        surface = PixelSurface(base: memory, width: width, height: height, stride: stride)
-        ownsMemory = true
+        surface = PixelSurface(
+            base: memory, width: width, height: height, stride: stride, owner: OwnedPixelMemory(memory))
     }
 
     /// Wraps existing memory of `stride * height` bytes without copying.
     public init(wrapping memory: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int) {
         surface = PixelSurface(base: memory, width: width, height: height, stride: stride)
-        ownsMemory = false
-    }
-
-    deinit {
-        if ownsMemory { surface.base.deallocate() }
     }
 
     /// The pixels as tightly packed rows (`width * 4` bytes each), B, G, R, X per pixel.
@@ -43,4 +38,13 @@ public final class PixelBuffer {
             count = rowBytes * height
         }
     }
+}
+
+/// Frees an owned buffer's memory when the last buffer or surface referring to it is gone.
+final class OwnedPixelMemory {
+    let base: UnsafeMutableRawPointer
+
+    init(_ base: UnsafeMutableRawPointer) { self.base = base }
+
+    deinit { base.deallocate() }
 }

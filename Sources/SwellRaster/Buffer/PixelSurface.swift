@@ -4,8 +4,11 @@
 /// `UInt32` 0xXXRRGGBB, i.e. bytes B, G, R, X in memory. `stride` is in bytes and may exceed
 /// `width * 4` (padded dumb buffers and framebuffers), but must be a multiple of 4.
 ///
-/// A plain struct of a pointer and three integers: kernels copy it freely, with no reference
-/// counting or exclusivity checks in inner loops. Whoever made the view keeps the memory alive.
+/// A plain struct of a pointer and three integers (plus the owner of the memory): kernels pass it
+/// freely, with no reference counting or exclusivity checks in inner loops. A surface taken from
+/// a `PixelBuffer` keeps that buffer's memory alive for as long as the surface exists, so
+/// `PixelBuffer(...).surface` is safe even after the optimiser ends the buffer's own lifetime;
+/// a surface made from a raw pointer relies on its maker to keep the memory alive.
 /// It is `Sendable` so threads can render disjoint bands of one surface; writing the same
 /// pixels from two threads is the caller's bug, as with any raw pointer.
 @frozen
@@ -14,15 +17,18 @@ public struct PixelSurface: @unchecked Sendable {
     public let width: Int
     public let height: Int
     public let stride: Int
+    /// Whatever owns the memory (nil when the maker of the surface manages it).
+    public let owner: AnyObject?
 
     @inlinable
-    public init(base: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int) {
+    public init(base: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, owner: AnyObject? = nil) {
         precondition(width > 0 && height > 0, "a surface needs a positive size")
         precondition(stride >= width * 4 && stride % 4 == 0, "stride must be >= width*4 and a multiple of 4")
         self.base = base
         self.width = width
         self.height = height
         self.stride = stride
+        self.owner = owner
     }
 
     /// The first pixel of row `y` (unchecked: callers clip first).
