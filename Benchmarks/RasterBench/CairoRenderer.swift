@@ -29,12 +29,13 @@ final class CairoRenderer {
         cairo_surface_destroy(surface)
     }
 
-    /// The rendered pixels as a surface view (RGB24 is XRGB8888 in native byte order).
+    /// The rendered pixels as a surface view (RGB24 is XRGB8888 in native byte order). The view
+    /// keeps this renderer, and so Cairo's surface memory, alive while it is in use.
     var pixels: PixelSurface {
         cairo_surface_flush(surface)
         return PixelSurface(
             base: UnsafeMutableRawPointer(cairo_image_surface_get_data(surface)!),
-            width: width, height: height, stride: Int(cairo_image_surface_get_stride(surface)))
+            width: width, height: height, stride: Int(cairo_image_surface_get_stride(surface)), owner: self)
     }
 
     func render(_ frame: Frame) {

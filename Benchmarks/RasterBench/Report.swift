@@ -148,7 +148,8 @@ struct Report {
     }
 
     private var allocationSection: String {
-        var out = "\nAllocations inside `render(frame, into:)` (LD_PRELOAD counter of malloc, calloc, realloc, "
+        var out = "\nAllocations per rendered frame, `render(_:into:)` and banded `FrameRenderer.render` "
+        out += "(LD_PRELOAD counter of malloc, calloc, realloc, "
         out += "posix_memalign, aligned_alloc, memalign, valloc):\n\n"
         for canary in canaries {
             let result =

@@ -44,7 +44,7 @@ do {
         if options.expectNoAllocations {
             let problems = report.allocationProblems
             if problems.isEmpty {
-                printError("no allocation in render(frame, into:), and the counter saw a deliberate one")
+                printError("no allocation while rendering frames, and the counter saw a deliberate one")
             } else {
                 printError("allocation check failed:\n  " + problems.joined(separator: "\n  "))
                 failed = true
