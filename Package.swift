@@ -21,15 +21,20 @@ let package = Package(
         // C libraries from Debian packages, found through pkg-config.
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
+        // What Swift cannot call directly: variadic ioctl, the EVIOC*/FBIO* request macros, signal handlers.
+        .target(name: "CSysShims"),
 
         // libm: the standard library's rounding and sqrt call it when Foundation is not linked.
         .target(name: "SwellRaster", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "SwellJSON"),
         .target(name: "SwellDrawList", dependencies: ["SwellRaster", "SwellJSON"]),
         .target(name: "SwellOutput", dependencies: ["SwellRaster", "CPNG"]),
+        // Kiosk output: DRM/KMS and fbdev presenters, the VT console, evdev input, the frame loop.
+        .target(name: "SwellKiosk", dependencies: ["SwellRaster", "CDRM", "CSysShims"]),
         .executableTarget(
             name: "swell",
-            dependencies: ["SwellRaster", "SwellDrawList", "SwellOutput"]),
+            dependencies: ["SwellRaster", "SwellDrawList", "SwellOutput", "SwellKiosk"]),
 
         .executableTarget(
             name: "RasterBench",
@@ -39,5 +44,6 @@ let package = Package(
         .testTarget(name: "SwellRasterTests", dependencies: ["SwellRaster", "SwellDrawList"]),
         .testTarget(name: "SwellDrawListTests", dependencies: ["SwellDrawList", "SwellJSON"]),
         .testTarget(name: "SwellCLITests", dependencies: ["swell", "SwellOutput", "SwellRaster", "SwellDrawList"]),
+        .testTarget(name: "SwellKioskTests", dependencies: ["SwellKiosk", "SwellRaster"]),
     ]
 )

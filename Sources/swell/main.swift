@@ -6,6 +6,9 @@
 let verbs: [Verb] = [
     renderVerb,
     benchVerb,
+    displaysVerb,
+    showVerb,
+    touchTestVerb,
 ]
 
 /// Writes one message to standard error (unbuffered, so it is never lost on exit).

@@ -9,6 +9,10 @@ enum ExitStatus {
     static let noInput: Int32 = 66
     /// A device or service was unavailable (no display, device busy).
     static let unavailable: Int32 = 69
+    /// A device is held by another program (another DRM master such as a desktop); try later.
+    static let tryAgain: Int32 = 75
+    /// The system's configuration does not allow the request (no such connector, mode not offered).
+    static let configuration: Int32 = 78
     /// An output file could not be created.
     static let cannotCreate: Int32 = 73
     /// Reading or writing failed part-way.

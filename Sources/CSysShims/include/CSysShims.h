@@ -1,0 +1,60 @@
+// Typed wrappers for what Swift cannot call itself: ioctl is variadic and the request numbers
+// (FBIO*, KD*, EVIOC*) are function-like macros. Signal handlers live here too, because only
+// async-signal-safe C belongs in a handler. Every function returns 0 on success and -1 with
+// errno set on failure, like the syscall it wraps.
+#ifndef SWELL_CSYSSHIMS_H
+#define SWELL_CSYSSHIMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/fb.h>
+#include <linux/input.h>
+
+// MARK: fbdev
+int swell_fb_get_var(int fd, struct fb_var_screeninfo *info);
+int swell_fb_put_var(int fd, struct fb_var_screeninfo *info);
+int swell_fb_get_fix(int fd, struct fb_fix_screeninfo *info);
+int swell_fb_pan_display(int fd, struct fb_var_screeninfo *info);
+int swell_fb_wait_for_vsync(int fd);
+/// FBIO_WAITFORVSYNC bounded by a SIGALRM timer, because some drivers never answer it.
+/// Fails with EINTR when the timeout passed.
+int swell_fb_wait_for_vsync_timeout(int fd, int timeout_ms);
+
+// MARK: VT console
+enum { SWELL_KD_TEXT = 0, SWELL_KD_GRAPHICS = 1 };
+int swell_kd_get_mode(int fd, int *mode);
+int swell_kd_set_mode(int fd, int mode);
+
+// MARK: evdev
+/// EVIOCGBIT(type, length): the capability bits of one event type (type 0: which types exist).
+int swell_evdev_get_bits(int fd, unsigned type, void *bits, unsigned length);
+/// EVIOCGPROP: INPUT_PROP_* bits (INPUT_PROP_DIRECT marks touch screens).
+int swell_evdev_get_props(int fd, void *bits, unsigned length);
+/// EVIOCGABS(axis): range and current value of an absolute axis.
+int swell_evdev_get_abs(int fd, unsigned axis, struct input_absinfo *info);
+/// EVIOCGNAME: the device's name, NUL-terminated.
+int swell_evdev_get_name(int fd, char *name, unsigned length);
+/// EVIOCGMTSLOTS: current values of one multitouch code for every slot. values[0] is the code.
+int swell_evdev_get_mt_slots(int fd, int32_t *values, unsigned count);
+size_t swell_input_event_size(void);
+
+// MARK: signals (self-pipe)
+/// Installs handlers for SIGINT, SIGTERM and SIGHUP that record the signal and write one byte to
+/// a pipe, and ignores SIGPIPE. Returns the pipe's read end (non-blocking), or -1.
+int swell_signals_install(void);
+/// The last stop signal received (SIGINT/SIGTERM/SIGHUP), or 0.
+int swell_signal_received(void);
+
+// MARK: crash restore
+/// What to put back if the process dies on a fatal signal (SIGSEGV, SIGBUS, SIGILL, SIGTRAP,
+/// SIGABRT, SIGFPE — Swift runtime traps arrive as SIGILL/SIGTRAP): the CRTC configuration that
+/// was on screen and the console mode. The handler restores with raw ioctls and re-raises.
+/// `mode` points at a drmModeModeInfo (the kernel's struct drm_mode_modeinfo, 68 bytes).
+void swell_crash_restore_crtc(int fd, uint32_t crtc_id, uint32_t fb_id, uint32_t x, uint32_t y,
+                              uint32_t connector_id, const void *mode, int mode_valid);
+void swell_crash_restore_console(int fd, int kd_mode);
+void swell_crash_restore_forget(void);
+/// Installs the fatal-signal handler that performs the saved restores.
+int swell_crash_restore_install(void);
+
+#endif

@@ -1,0 +1,184 @@
+#define _GNU_SOURCE
+#include "CSysShims.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/time.h>
+#include <linux/kd.h>
+
+int swell_fb_get_var(int fd, struct fb_var_screeninfo *info) { return ioctl(fd, FBIOGET_VSCREENINFO, info); }
+int swell_fb_put_var(int fd, struct fb_var_screeninfo *info) { return ioctl(fd, FBIOPUT_VSCREENINFO, info); }
+int swell_fb_get_fix(int fd, struct fb_fix_screeninfo *info) { return ioctl(fd, FBIOGET_FSCREENINFO, info); }
+int swell_fb_pan_display(int fd, struct fb_var_screeninfo *info) { return ioctl(fd, FBIOPAN_DISPLAY, info); }
+int swell_fb_wait_for_vsync(int fd) {
+    __u32 crtc = 0;
+    return ioctl(fd, FBIO_WAITFORVSYNC, &crtc);
+}
+
+static void on_alarm(int number) { (void)number; }
+
+int swell_fb_wait_for_vsync_timeout(int fd, int timeout_ms) {
+    static int alarm_installed = 0;
+    if (!alarm_installed) {
+        struct sigaction action;
+        memset(&action, 0, sizeof action);
+        action.sa_handler = on_alarm;  // no SA_RESTART: the ioctl returns EINTR
+        sigemptyset(&action.sa_mask);
+        if (sigaction(SIGALRM, &action, NULL) != 0) return -1;
+        alarm_installed = 1;
+    }
+    struct itimerval timer;
+    memset(&timer, 0, sizeof timer);
+    timer.it_value.tv_sec = timeout_ms / 1000;
+    timer.it_value.tv_usec = (timeout_ms % 1000) * 1000;
+    setitimer(ITIMER_REAL, &timer, NULL);
+    __u32 crtc = 0;
+    int result = ioctl(fd, FBIO_WAITFORVSYNC, &crtc);
+    int saved = errno;
+    memset(&timer, 0, sizeof timer);
+    setitimer(ITIMER_REAL, &timer, NULL);
+    errno = saved;
+    return result;
+}
+
+int swell_kd_get_mode(int fd, int *mode) {
+    // KDGETMODE writes an int-sized value on Linux.
+    return ioctl(fd, KDGETMODE, mode);
+}
+int swell_kd_set_mode(int fd, int mode) { return ioctl(fd, KDSETMODE, (unsigned long)mode); }
+
+int swell_evdev_get_bits(int fd, unsigned type, void *bits, unsigned length) {
+    return ioctl(fd, EVIOCGBIT(type, length), bits) < 0 ? -1 : 0;
+}
+int swell_evdev_get_props(int fd, void *bits, unsigned length) {
+    return ioctl(fd, EVIOCGPROP(length), bits) < 0 ? -1 : 0;
+}
+int swell_evdev_get_abs(int fd, unsigned axis, struct input_absinfo *info) {
+    return ioctl(fd, EVIOCGABS(axis), info) < 0 ? -1 : 0;
+}
+int swell_evdev_get_name(int fd, char *name, unsigned length) {
+    if (length == 0) { errno = EINVAL; return -1; }
+    int n = ioctl(fd, EVIOCGNAME(length), name);
+    if (n < 0) return -1;
+    name[length - 1] = 0;
+    return 0;
+}
+int swell_evdev_get_mt_slots(int fd, int32_t *values, unsigned count) {
+    return ioctl(fd, EVIOCGMTSLOTS(count * sizeof(int32_t)), values) < 0 ? -1 : 0;
+}
+size_t swell_input_event_size(void) { return sizeof(struct input_event); }
+
+// MARK: signals
+
+static int signal_pipe[2] = {-1, -1};
+static volatile sig_atomic_t last_signal = 0;
+
+static void on_stop_signal(int number) {
+    int saved = errno;
+    last_signal = number;
+    unsigned char byte = (unsigned char)number;
+    if (signal_pipe[1] >= 0) (void)!write(signal_pipe[1], &byte, 1);
+    errno = saved;
+}
+
+int swell_signals_install(void) {
+    if (signal_pipe[0] < 0) {
+        if (pipe2(signal_pipe, O_NONBLOCK | O_CLOEXEC) != 0) return -1;
+    }
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_stop_signal;
+    sigemptyset(&action.sa_mask);
+    // No SA_RESTART: a blocking poll/read returns EINTR and the loop looks at the flag at once.
+    if (sigaction(SIGINT, &action, NULL) != 0 || sigaction(SIGTERM, &action, NULL) != 0 ||
+        sigaction(SIGHUP, &action, NULL) != 0)
+        return -1;
+    signal(SIGPIPE, SIG_IGN);
+    return signal_pipe[0];
+}
+
+int swell_signal_received(void) { return last_signal; }
+
+// MARK: crash restore
+
+// The kernel's struct drm_mode_crtc and its ioctl number, spelled out so this file needs no
+// libdrm headers (the layout is kernel ABI and never changes).
+struct swell_drm_mode_crtc {
+    uint64_t set_connectors_ptr;
+    uint32_t count_connectors;
+    uint32_t crtc_id;
+    uint32_t fb_id;
+    uint32_t x, y;
+    uint32_t gamma_size;
+    uint32_t mode_valid;
+    unsigned char mode[68];
+};
+_Static_assert(sizeof(struct swell_drm_mode_crtc) == 104, "struct drm_mode_crtc is 104 bytes");
+#define SWELL_DRM_IOCTL_MODE_SETCRTC _IOWR('d', 0xA2, struct swell_drm_mode_crtc)
+
+static volatile sig_atomic_t crash_crtc_armed = 0;
+static int crash_drm_fd = -1;
+static struct swell_drm_mode_crtc crash_crtc;
+static uint32_t crash_connector;
+static volatile sig_atomic_t crash_console_armed = 0;
+static int crash_console_fd = -1;
+static int crash_console_mode = SWELL_KD_TEXT;
+
+void swell_crash_restore_crtc(int fd, uint32_t crtc_id, uint32_t fb_id, uint32_t x, uint32_t y,
+                              uint32_t connector_id, const void *mode, int mode_valid) {
+    crash_crtc_armed = 0;
+    memset(&crash_crtc, 0, sizeof crash_crtc);
+    crash_drm_fd = fd;
+    crash_connector = connector_id;
+    crash_crtc.crtc_id = crtc_id;
+    crash_crtc.fb_id = fb_id;
+    crash_crtc.x = x;
+    crash_crtc.y = y;
+    crash_crtc.mode_valid = mode_valid ? 1 : 0;
+    if (mode) memcpy(crash_crtc.mode, mode, sizeof crash_crtc.mode);
+    if (mode_valid && fb_id) {
+        crash_crtc.set_connectors_ptr = (uint64_t)(uintptr_t)&crash_connector;
+        crash_crtc.count_connectors = 1;
+    }
+    crash_crtc_armed = 1;
+}
+
+void swell_crash_restore_console(int fd, int kd_mode) {
+    crash_console_fd = fd;
+    crash_console_mode = kd_mode;
+    crash_console_armed = 1;
+}
+
+void swell_crash_restore_forget(void) {
+    crash_crtc_armed = 0;
+    crash_console_armed = 0;
+}
+
+static void on_fatal_signal(int number) {
+    if (crash_crtc_armed) {
+        crash_crtc_armed = 0;
+        (void)ioctl(crash_drm_fd, SWELL_DRM_IOCTL_MODE_SETCRTC, &crash_crtc);
+    }
+    if (crash_console_armed) {
+        crash_console_armed = 0;
+        (void)ioctl(crash_console_fd, KDSETMODE, (unsigned long)crash_console_mode);
+    }
+    // SA_RESETHAND put the default action back; raising again ends the process as it would have.
+    raise(number);
+}
+
+int swell_crash_restore_install(void) {
+    static const int fatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE};
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_fatal_signal;
+    action.sa_flags = SA_RESETHAND | SA_NODEFER;
+    sigemptyset(&action.sa_mask);
+    for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
+        if (sigaction(fatal[i], &action, NULL) != 0) return -1;
+    return 0;
+}

@@ -1,0 +1,100 @@
+import SwellRaster
+
+/// Why a loop ended.
+public enum LoopEnd: Sendable, Equatable {
+    /// SIGINT, SIGTERM or SIGHUP (the number).
+    case signal(Int32)
+    /// The time limit passed.
+    case timeUp
+    /// The frame limit was reached.
+    case frameLimit
+}
+
+/// The kiosk's main loop: input → scene → render → present, paced by the display, and a clean
+/// restore whatever ends it.
+///
+/// While the scene is animating it renders a frame per refresh (`present()` paces). When the scene
+/// says it is idle and nothing is touching, the loop sleeps in `poll` on the input devices and the
+/// signal pipe — no timers, no CPU — until a touch, a hotplug or a stop signal wakes it.
+public final class KioskLoop {
+    public let presenter: any Presenter
+    public let input: InputMonitor?
+    public let console: VTConsole?
+    private let signalPipe: FileDescriptor
+
+    /// Installs the stop-signal handlers. Pass the presenter already opened; the console is
+    /// restored together with the presenter.
+    public init(presenter: any Presenter, input: InputMonitor?, console: VTConsole?) throws(KioskError) {
+        self.presenter = presenter
+        self.input = input
+        self.console = console
+        signalPipe = try StopSignals.install()
+    }
+
+    /// Runs until a stop signal, until `seconds` have passed (at least one frame is shown), or
+    /// until `maximumFrames` frames were presented.
+    ///
+    /// - Parameters:
+    ///   - render: draws the frame for `time` (seconds since the loop started) into the surface.
+    ///   - handle: receives each touch event before the frame it affects is rendered.
+    ///   - isIdle: whether the picture at `time` would be the same as the last one shown, so no frame is needed.
+    ///   - shown: called once, after the first frame is on the display.
+    /// The presenter and console are restored before this returns or throws.
+    public func run(
+        seconds: Double? = nil,
+        maximumFrames: Int? = nil,
+        render: (Double, PixelSurface) -> Void,
+        handle: (TouchEvent) -> Void = { _ in },
+        isIdle: (Double) -> Bool = { _ in false },
+        shown: () -> Void = {}
+    ) throws(KioskError) -> LoopEnd {
+        defer { restore() }
+        let start = monotonicSeconds()
+        let deadline = seconds.map { start + $0 }
+        var frameNeeded = true
+        var firstShown = false
+        var frames = 0
+        while true {
+            if let signal = StopSignals.received { return .signal(signal) }
+            let now = monotonicSeconds()
+            // The first frame always goes up, even with a zero time limit.
+            if let deadline, firstShown, now >= deadline { return .timeUp }
+            input?.poll { event in
+                handle(event)
+                frameNeeded = true
+            }
+            let time = monotonicSeconds() - start
+            if frameNeeded || !isIdle(time) {
+                render(time, presenter.shadow.surface)
+                try presenter.present()
+                frameNeeded = false
+                frames += 1
+                if !firstShown {
+                    firstShown = true
+                    shown()
+                }
+                if let maximumFrames, frames >= maximumFrames { return .frameLimit }
+                continue
+            }
+            // Idle: sleep until input, a hotplug, a signal or the time limit.
+            var timeout: Double? = input?.maximumSleep
+            if let deadline {
+                let left = max(0, deadline - monotonicSeconds())
+                timeout = min(timeout ?? left, left)
+            }
+            let milliseconds = timeout.map { Int32(min($0 * 1000 + 1, 2_000_000_000)) } ?? -1
+            _ = waitForReadable([signalPipe] + (input?.descriptors ?? []), timeoutMilliseconds: milliseconds)
+        }
+    }
+
+    /// Puts the console and the display back (also done automatically when `run` ends).
+    ///
+    /// The console goes first, while we are still DRM master: switching the VT to text makes
+    /// fbcon try to take the display back, which it can only do once no master holds the card.
+    /// Restoring the CRTC ourselves (then dropping master) is what a kiosk whose seat manager keeps
+    /// another fd open relies on, and this order makes the test of it honest.
+    public func restore() {
+        console?.restore()
+        presenter.restore()
+    }
+}

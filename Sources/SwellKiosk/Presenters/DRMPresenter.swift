@@ -1,0 +1,383 @@
+import CDRM
+import CSysShims
+import SwellRaster
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What `DRMPresenter` should drive: a card path (nil: the first with a connected connector),
+/// a connector name (nil: the first connected) and a mode (nil: the preferred one).
+public struct DRMSelection: Sendable {
+    public var devicePath: String?
+    public var connectorName: String?
+    public var mode: ModeRequest?
+
+    public init(devicePath: String? = nil, connectorName: String? = nil, mode: ModeRequest? = nil) {
+        self.devicePath = devicePath
+        self.connectorName = connectorName
+        self.mode = mode
+    }
+}
+
+/// One XRGB8888 dumb buffer, mapped, with its framebuffer object.
+struct DumbBuffer {
+    let handle: UInt32
+    let framebufferID: UInt32
+    let pitch: Int
+    let size: Int
+    let memory: UnsafeMutableRawPointer
+}
+
+/// Presents through DRM/KMS: two dumb buffers, one modeset, then page flips paced by their events.
+public final class DRMPresenter: Presenter {
+    public let display: DisplayInfo
+    public let rotation: Rotation
+    public let shadow: PixelBuffer
+    public let card: DRMCard
+    public let connector: ConnectorInfo
+    public let mode: DisplayMode
+    public let crtcID: UInt32
+
+    private var buffers: [DumbBuffer] = []
+    private var backIndex = 0
+    private var modeSet = false
+    private var flipPending = false
+    /// Flip-completion count, written by the libdrm event callback through `user_data`.
+    private let completedFlips = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+    private var pacer: FramePacer
+    private var dirtyNeeded = true
+    private var flipsWork = true
+    private var saved: drmModeCrtc?
+    private var restored = false
+
+    /// Opens the card, claims the display and saves what it showed. Throws with the fix on failure.
+    public init(_ selection: DRMSelection, rotation: Rotation) throws(KioskError) {
+        self.rotation = rotation
+        let (card, connector) = try DRMPresenter.pickCardAndConnector(selection)
+        self.card = card
+        self.connector = connector
+        mode = try DRMPresenter.pickMode(connector, selection.mode, card: card)
+        guard let crtc = card.crtc(for: connector) else {
+            throw KioskError(.noConnector, "\(card.path): no display controller (CRTC) can drive \(connector.name)")
+        }
+        crtcID = crtc
+        completedFlips.initialize(to: 0)
+        pacer = FramePacer(refreshHz: mode.refreshHz, vblankAvailable: true)
+        display = DisplayInfo(
+            device: card.name, output: connector.name, panelWidth: mode.width, panelHeight: mode.height,
+            refreshHz: mode.refreshHz, backend: "drm")
+        let logical = rotation.logicalSize(panelWidth: mode.width, panelHeight: mode.height)
+        shadow = PixelBuffer(width: logical.width, height: logical.height)
+
+        try claimMaster()
+        if let original = drmModeGetCrtc(card.fd.rawValue, crtcID) {
+            saved = original.pointee
+            drmModeFreeCrtc(original)
+            armCrashRestore()
+        }
+        do {
+            for _ in 0..<2 { buffers.append(try makeDumbBuffer()) }
+        } catch {
+            restore()
+            throw error
+        }
+    }
+
+    deinit {
+        restore()
+        completedFlips.deallocate()
+    }
+
+    // MARK: opening
+
+    private static func pickCardAndConnector(_ selection: DRMSelection) throws(KioskError) -> (DRMCard, ConnectorInfo) {
+        if let path = selection.devicePath {
+            let card = try DRMCard(path: path.hasPrefix("/") ? path : "/dev/dri/" + path)
+            return (card, try pickConnector(card, named: selection.connectorName))
+        }
+        let paths = DRMCard.devicePaths()
+        guard !paths.isEmpty else {
+            throw KioskError(
+                .noDevice,
+                "no DRM device in /dev/dri; load the display's KMS driver (in QEMU: bochs for -vga std, "
+                    + "virtio_gpu for virtio-gpu-pci) or use --output fbdev")
+        }
+        var firstError: KioskError?
+        for path in paths {
+            do {
+                let card = try DRMCard(path: path)
+                return (card, try pickConnector(card, named: selection.connectorName))
+            } catch {
+                if firstError == nil || firstError?.kind == .noDevice { firstError = error }
+            }
+        }
+        throw firstError!
+    }
+
+    private static func pickConnector(_ card: DRMCard, named name: String?) throws(KioskError) -> ConnectorInfo {
+        let summary = card.connectors.map { "\($0.name) (\($0.status))" }.joined(separator: ", ")
+        if let name {
+            guard let connector = card.connectors.first(where: { $0.name.lowercased() == name.lowercased() }) else {
+                throw KioskError(
+                    .noConnector,
+                    "\(card.path): no connector named \(name); it has \(summary.isEmpty ? "none" : summary)")
+            }
+            guard connector.isConnected || !connector.modes.isEmpty else {
+                throw KioskError(
+                    .noConnector, "\(card.path): \(connector.name) is \(connector.status); plug a display in")
+            }
+            return connector
+        }
+        guard let connector = card.connectors.first(where: { $0.isConnected && !$0.modes.isEmpty }) else {
+            throw KioskError(
+                .noConnector,
+                "\(card.path) (\(card.driver)): no connected display (connectors: \(summary.isEmpty ? "none" : summary)); "
+                    + "plug a display in or pick another card with --device")
+        }
+        return connector
+    }
+
+    private static func pickMode(_ connector: ConnectorInfo, _ request: ModeRequest?, card: DRMCard) throws(KioskError)
+        -> DisplayMode
+    {
+        guard let request else {
+            guard let mode = connector.defaultMode else {
+                throw KioskError(.noConnector, "\(card.path): \(connector.name) offers no modes")
+            }
+            return mode
+        }
+        let matching = connector.modes.filter(request.matches)
+        guard let best = matching.first(where: \.isPreferred) ?? matching.max(by: { $0.refreshHz < $1.refreshHz })
+        else {
+            var offered: [String] = []
+            for mode in connector.modes where !offered.contains(mode.label) { offered.append(mode.label) }
+            throw KioskError(
+                .modeNotOffered,
+                "\(card.path): \(connector.name) does not offer \(request.width)x\(request.height)"
+                    + (request.refreshHz.map { "@\($0)" } ?? "") + "; it offers " + offered.joined(separator: " "))
+        }
+        return best
+    }
+
+    /// The first opener of a card becomes DRM master; if we are not, someone else is.
+    private func claimMaster() throws(KioskError) {
+        if drmIsMaster(card.fd.rawValue) != 0 { return }
+        if drmSetMaster(card.fd.rawValue) == 0 { return }
+        let error = Errno.current
+        if error == .accessDenied || error == .notPermitted {
+            throw KioskError(
+                .permissionDenied,
+                "\(card.path): cannot become DRM master (\(error.message)); another program held it and this one "
+                    + "may not take it over: run as root, or from a VT where no desktop session runs")
+        }
+        throw KioskError(
+            .busy,
+            "\(card.path) is busy: another DRM master (a desktop session or another kiosk program) holds it; stop it "
+                + "(for example 'systemctl stop display-manager') or run Swell on a free VT")
+    }
+
+    private func makeDumbBuffer() throws(KioskError) -> DumbBuffer {
+        let fd = card.fd.rawValue
+        var handle: UInt32 = 0
+        var pitch: UInt32 = 0
+        var size: UInt64 = 0
+        var result = drmModeCreateDumbBuffer(
+            fd, UInt32(mode.width), UInt32(mode.height), 32, 0, &handle, &pitch, &size)
+        guard result == 0 else {
+            throw KioskError(
+                .io, "\(card.path): cannot create a \(mode.width)x\(mode.height) dumb buffer: \(drmError(result))")
+        }
+        var framebuffer: UInt32 = 0
+        result = drmModeAddFB(fd, UInt32(mode.width), UInt32(mode.height), 24, 32, pitch, handle, &framebuffer)
+        guard result == 0 else {
+            let error = drmError(result)
+            drmModeDestroyDumbBuffer(fd, handle)
+            throw KioskError(.io, "\(card.path): cannot add an XRGB8888 framebuffer: \(error)")
+        }
+        var offset: UInt64 = 0
+        result = drmModeMapDumbBuffer(fd, handle, &offset)
+        let memory =
+            result == 0 ? mmap(nil, Int(size), PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset)) : MAP_FAILED
+        guard result == 0, let memory, memory != MAP_FAILED else {
+            let error = result == 0 ? Errno.current : drmError(result)
+            drmModeRmFB(fd, framebuffer)
+            drmModeDestroyDumbBuffer(fd, handle)
+            throw KioskError(.io, "\(card.path): cannot map a dumb buffer: \(error)")
+        }
+        // Start black (a write-only fill; the memory is never read).
+        memset(memory, 0, Int(size))
+        return DumbBuffer(
+            handle: handle, framebufferID: framebuffer, pitch: Int(pitch), size: Int(size), memory: memory)
+    }
+
+    private func armCrashRestore() {
+        guard var original = saved else { return }
+        swell_crash_restore_crtc(
+            card.fd.rawValue, original.crtc_id, original.buffer_id, original.x, original.y, connector.id,
+            &original.mode, original.mode_valid != 0 ? 1 : 0)
+    }
+
+    // MARK: presenting
+
+    public func present() throws(KioskError) {
+        try waitForFlip()
+        let back = buffers[backIndex]
+        copyToScanout(
+            shadow.surface, rotation: rotation, format: .xrgb8888, destination: back.memory, pitch: back.pitch,
+            panelWidth: mode.width, panelHeight: mode.height)
+        if !modeSet || !flipsWork {
+            try setCrtc(back.framebufferID)
+            // The first frame is a modeset (no event to wait for); later ones only come here when
+            // the driver cannot flip, and then only the clock can pace.
+            if modeSet { pacer.vblankUnavailable() }
+            modeSet = true
+            markDirty(back)
+            backIndex ^= 1
+            pacer.waitIfClockPaced()
+            return
+        }
+        try flip(to: back)
+        backIndex ^= 1
+        try waitForFlip()
+        pacer.vblankReported(at: monotonicSeconds())
+        markDirty(back)
+        pacer.waitIfClockPaced()
+    }
+
+    public var pacing: String {
+        guard flipsWork else { return "SetCrtc each frame (no page flips), paced by the clock" }
+        return "page flips" + (pacer.usesClock ? ", paced by the clock (flip events came back at once)" : " on vblank")
+            + (dirtyNeeded ? ", DirtyFB" : "")
+    }
+
+    private func setCrtc(_ framebufferID: UInt32) throws(KioskError) {
+        var connectorID = connector.id
+        var modeInfo = mode.info
+        let result = drmModeSetCrtc(card.fd.rawValue, crtcID, framebufferID, 0, 0, &connectorID, 1, &modeInfo)
+        guard result == 0 else {
+            let error = drmError(result)
+            if error == .accessDenied || error == .notPermitted {
+                throw KioskError(
+                    .busy, "\(card.path): the display was taken by another DRM master (\(error.message)); stop it")
+            }
+            throw KioskError(.io, "\(card.path): cannot set mode \(mode.label) on \(connector.name): \(error)")
+        }
+    }
+
+    /// Queues a flip to `buffer`. EBUSY (a flip still pending, as vmwgfx reports) keeps the frame
+    /// and retries after the next event; drivers without flips fall back to setting the CRTC.
+    private func flip(to buffer: DumbBuffer) throws(KioskError) {
+        var attempts = 0
+        while true {
+            let result = drmModePageFlip(
+                card.fd.rawValue, crtcID, buffer.framebufferID, UInt32(DRM_MODE_PAGE_FLIP_EVENT),
+                UnsafeMutableRawPointer(completedFlips))
+            if result == 0 {
+                flipPending = true
+                return
+            }
+            let error = drmError(result)
+            if error == .busy && attempts < 10 {
+                attempts += 1
+                flipPending = true
+                try waitForFlip()
+                continue
+            }
+            if error == .invalid || error == .notImplemented || error == .notSupported {
+                kioskWarn("\(card.path): page flips are not supported (\(error.name)); setting the CRTC each frame")
+                flipsWork = false
+                try setCrtc(buffer.framebufferID)
+                pacer.vblankUnavailable()
+                return
+            }
+            if error == .accessDenied || error == .notPermitted {
+                throw KioskError(.busy, "\(card.path): lost the display to another DRM master (\(error.message))")
+            }
+            throw KioskError(.io, "\(card.path): page flip failed: \(error)")
+        }
+    }
+
+    /// Waits (poll, with a timeout) until the pending flip's event arrives. A lost event must not
+    /// freeze the display forever (kmscon's stuck flag), so after the timeout the flip counts as done.
+    private func waitForFlip() throws(KioskError) {
+        guard flipPending else { return }
+        let target = completedFlips.pointee + 1
+        let deadline = monotonicSeconds() + max(0.25, pacer.interval * 4)
+        var context = drmEventContext()
+        context.version = 2
+        context.page_flip_handler = { _, _, _, _, userData in
+            userData?.assumingMemoryBound(to: Int.self).pointee += 1
+        }
+        while completedFlips.pointee < target {
+            let remaining = deadline - monotonicSeconds()
+            if remaining <= 0 {
+                kioskWarn("\(card.path): no page-flip event within \(Int(max(0.25, pacer.interval * 4) * 1000)) ms")
+                break
+            }
+            // One pollfd on the stack: this runs every frame and must not allocate.
+            var entry = pollfd(fd: card.fd.rawValue, events: Int16(POLLIN), revents: 0)
+            if poll(&entry, 1, Int32(remaining * 1000) + 1) <= 0 {
+                if StopSignals.received != nil { break }
+                continue
+            }
+            if drmHandleEvent(card.fd.rawValue, &context) != 0 {
+                let error = Errno.current
+                if error != .interrupted && error != .wouldBlock {
+                    throw KioskError(.io, "\(card.path): reading DRM events failed: \(error)")
+                }
+            }
+        }
+        flipPending = false
+    }
+
+    /// virtio-gpu, udl and command-mode panels only update after DirtyFB; others answer ENOSYS.
+    private func markDirty(_ buffer: DumbBuffer) {
+        guard dirtyNeeded else { return }
+        let result = drmModeDirtyFB(card.fd.rawValue, buffer.framebufferID, nil, 0)
+        if result != 0 {
+            let error = drmError(result)
+            dirtyNeeded = false
+            if error != .notImplemented {
+                kioskWarn("\(card.path): DirtyFB failed (\(error)); not calling it again")
+            }
+        }
+    }
+
+    // MARK: restoring
+
+    /// Puts the saved CRTC configuration back (the console's framebuffer and mode), then frees
+    /// our buffers. Runs on every exit path; repeated calls do nothing.
+    public func restore() {
+        guard !restored else { return }
+        restored = true
+        let fd = card.fd.rawValue
+        if flipPending { try? waitForFlip() }
+        if modeSet {
+            if var original = saved, original.mode_valid != 0, original.buffer_id != 0 {
+                var connectorID = connector.id
+                let result = drmModeSetCrtc(
+                    fd, original.crtc_id, original.buffer_id, original.x, original.y, &connectorID, 1, &original.mode)
+                if result != 0 {
+                    kioskWarn("\(card.path): could not restore the previous display configuration: \(drmError(result))")
+                }
+            } else {
+                // Nothing was on screen before: turn the CRTC off rather than leave our buffer up.
+                _ = drmModeSetCrtc(fd, crtcID, 0, 0, 0, nil, 0, nil)
+            }
+        }
+        swell_crash_restore_forget()
+        for buffer in buffers {
+            munmap(buffer.memory, buffer.size)
+            drmModeRmFB(fd, buffer.framebufferID)
+            drmModeDestroyDumbBuffer(fd, buffer.handle)
+        }
+        buffers = []
+        drmDropMaster(fd)
+    }
+}
+
+/// libdrm returns either -1 with errno set or a negative errno; both become an `Errno`.
+func drmError(_ result: Int32) -> Errno {
+    result < -1 ? Errno(rawValue: -result) : Errno.current
+}

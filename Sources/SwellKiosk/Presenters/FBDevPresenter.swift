@@ -1,0 +1,191 @@
+import CSysShims
+import SwellRaster
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Presents through the Linux framebuffer device (`/dev/fb0`): for boards without KMS, SPI panels
+/// and DRM drivers' fbdev emulation.
+///
+/// Honours `line_length` (rows may be padded) and the colour bitfields (XRGB, XBGR, RGB565).
+/// Double-buffers by panning when the virtual height holds two pages and the driver pans; syncs to
+/// vblank with FBIO_WAITFORVSYNC where the driver answers it (bounded by a timeout), else paces by
+/// the clock; flushes deferred-I/O framebuffers with msync so a frame shows at once.
+public final class FBDevPresenter: Presenter {
+    public let display: DisplayInfo
+    public let rotation: Rotation
+    public let shadow: PixelBuffer
+    public let path: String
+    public let format: ScanoutFormat
+    public let lineLength: Int
+    public let doubleBuffered: Bool
+
+    private let fd: FileDescriptor
+    private let memory: UnsafeMutableRawPointer
+    private let mappedLength: Int
+    private let original: fb_var_screeninfo
+    private var current: fb_var_screeninfo
+    private var backPage = 0
+    private var pacer: FramePacer
+    private var msyncWorks = true
+    private var vsyncWorks = true
+    private var restored = false
+
+    public init(devicePath: String?, rotation: Rotation) throws(KioskError) {
+        self.rotation = rotation
+        let candidates =
+            devicePath.map { [$0.hasPrefix("/") ? $0 : "/dev/" + $0] }
+            ?? directoryEntries("/dev").filter { $0.hasPrefix("fb") && Int($0.dropFirst(2)) != nil }.map {
+                "/dev/" + $0
+            }
+        guard let path = candidates.first else {
+            throw KioskError(
+                .noDevice,
+                "no framebuffer device (/dev/fb*); load the display driver (with DRM drivers, fbdev emulation "
+                    + "needs CONFIG_DRM_FBDEV_EMULATION) or use --output drm")
+        }
+        self.path = path
+        do {
+            fd = try FileDescriptor.open(path, O_RDWR)
+        } catch {
+            throw KioskError.opening(path, error, group: "video")
+        }
+        var variable = fb_var_screeninfo()
+        var fixed = fb_fix_screeninfo()
+        guard swell_fb_get_var(fd.rawValue, &variable) == 0, swell_fb_get_fix(fd.rawValue, &fixed) == 0 else {
+            let error = Errno.current
+            fd.close()
+            throw KioskError(.noDevice, "\(path): not a framebuffer (\(error))")
+        }
+        original = variable
+        current = variable
+        let name = withUnsafeBytes(of: fixed.id) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+        format = ScanoutFormat(
+            bitsPerPixel: Int(variable.bits_per_pixel),
+            red: .init(offset: Int(variable.red.offset), length: Int(variable.red.length)),
+            green: .init(offset: Int(variable.green.offset), length: Int(variable.green.length)),
+            blue: .init(offset: Int(variable.blue.offset), length: Int(variable.blue.length)))
+        let width = Int(variable.xres)
+        let height = Int(variable.yres)
+        lineLength = Int(fixed.line_length)
+        do throws(KioskError) {
+            guard fixed.type == UInt32(FB_TYPE_PACKED_PIXELS), fixed.visual == UInt32(FB_VISUAL_TRUECOLOR) else {
+                throw KioskError(
+                    .noDevice,
+                    "\(path) (\(name)): not a packed true-colour framebuffer (type \(fixed.type), visual \(fixed.visual))"
+                )
+            }
+            try format.validate(device: path)
+            guard width > 0, height > 0, lineLength >= width * format.bytesPerPixel else {
+                throw KioskError(
+                    .noDevice, "\(path) (\(name)): bad geometry \(width)x\(height), line length \(lineLength)")
+            }
+        } catch {
+            fd.close()
+            throw error
+        }
+        mappedLength = Int(fixed.smem_len)
+        let mapped = mmap(nil, mappedLength, PROT_READ | PROT_WRITE, MAP_SHARED, fd.rawValue, 0)
+        guard let mapped, mapped != MAP_FAILED else {
+            let error = Errno.current
+            fd.close()
+            throw KioskError(.io, "\(path): cannot map \(mappedLength) bytes of framebuffer memory: \(error)")
+        }
+        memory = mapped
+
+        // Two pages only when the virtual screen holds them and the driver pans (SPI panels do not).
+        let pageBytes = lineLength * height
+        var canPan = false
+        if Int(variable.yres_virtual) >= 2 * height, mappedLength >= 2 * pageBytes {
+            var probe = variable
+            probe.xoffset = 0
+            probe.yoffset = 0
+            canPan = swell_fb_pan_display(fd.rawValue, &probe) == 0
+            if canPan { current = probe }
+        }
+        doubleBuffered = canPan
+        backPage = canPan ? 1 : 0
+
+        let refresh = FBDevPresenter.refreshHz(variable)
+        pacer = FramePacer(refreshHz: refresh ?? 60, vblankAvailable: true)
+        display = DisplayInfo(
+            device: String(path.split(separator: "/").last!), output: name.isEmpty ? "fbdev" : name,
+            panelWidth: width, panelHeight: height, refreshHz: refresh ?? 60, backend: "fbdev")
+        let logical = rotation.logicalSize(panelWidth: width, panelHeight: height)
+        shadow = PixelBuffer(width: logical.width, height: logical.height)
+    }
+
+    deinit {
+        restore()
+        munmap(memory, mappedLength)
+        fd.close()
+    }
+
+    /// The refresh rate from the pixel clock (picoseconds per pixel) and the blanking intervals.
+    static func refreshHz(_ v: fb_var_screeninfo) -> Double? {
+        guard v.pixclock > 0 else { return nil }
+        let lineTotal = Double(v.xres + v.left_margin + v.right_margin + v.hsync_len)
+        let frameTotal = Double(v.yres + v.upper_margin + v.lower_margin + v.vsync_len)
+        let hz = 1e12 / (Double(v.pixclock) * lineTotal * frameTotal)
+        return hz.isFinite && hz > 1 && hz < 1000 ? hz : nil
+    }
+
+    public func present() throws(KioskError) {
+        let pageBytes = lineLength * display.panelHeight
+        let pageStart = doubleBuffered ? backPage * pageBytes : Int(current.yoffset) * lineLength
+        let bytesPerPixel = format.bytesPerPixel
+        let destination = memory + pageStart + Int(current.xoffset) * bytesPerPixel
+        copyToScanout(
+            shadow.surface, rotation: rotation, format: format, destination: destination, pitch: lineLength,
+            panelWidth: display.panelWidth, panelHeight: display.panelHeight)
+        flushDeferredIO(from: pageStart, count: pageBytes)
+        if doubleBuffered {
+            var next = current
+            next.yoffset = UInt32(backPage * display.panelHeight)
+            if swell_fb_pan_display(fd.rawValue, &next) == 0 {
+                current = next
+                backPage ^= 1
+            }
+        }
+        waitForVBlank()
+        pacer.waitIfClockPaced()
+    }
+
+    public var pacing: String {
+        (doubleBuffered ? "two pages with FBIOPAN_DISPLAY" : "one page (the driver cannot pan)")
+            + (pacer.usesClock ? ", paced by the clock (no usable FBIO_WAITFORVSYNC)" : ", paced by FBIO_WAITFORVSYNC")
+            + (msyncWorks ? ", msync for deferred I/O" : "")
+    }
+
+    /// Deferred-I/O framebuffers (DRM fbdev emulation, SPI panels) copy to the screen ~50 ms later
+    /// unless told; msync starts the copy now. Others answer EINVAL once, and are not asked again.
+    private func flushDeferredIO(from offset: Int, count: Int) {
+        guard msyncWorks else { return }
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = offset / pageSize * pageSize
+        let length = min(mappedLength - start, count + (offset - start))
+        if msync(memory + start, length, MS_SYNC) != 0 { msyncWorks = false }
+    }
+
+    private func waitForVBlank() {
+        guard vsyncWorks, !pacer.usesClock else { return }
+        if swell_fb_wait_for_vsync_timeout(fd.rawValue, Int32(max(100, pacer.interval * 4000))) != 0 {
+            vsyncWorks = false
+            pacer.vblankUnavailable()
+            return
+        }
+        pacer.vblankReported(at: monotonicSeconds())
+    }
+
+    /// Pans back to the page that was shown before (the console's). The console mode itself is
+    /// restored by `VTConsole`.
+    public func restore() {
+        guard !restored else { return }
+        restored = true
+        if doubleBuffered {
+            var back = original
+            _ = swell_fb_pan_display(fd.rawValue, &back)
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import SwellRaster
+
+/// How the picture is turned on the panel, clockwise, for panels mounted in portrait or upside down.
+public enum Rotation: Int, Sendable, CaseIterable {
+    case none = 0
+    case clockwise90 = 90
+    case upsideDown = 180
+    case clockwise270 = 270
+
+    /// Parses "0", "90", "180" or "270".
+    public init(degrees text: String) throws(KioskError) {
+        guard let degrees = Int(text), let rotation = Rotation(rawValue: degrees) else {
+            throw KioskError(.usage, "--rotate wants 0, 90, 180 or 270, not '\(text)'")
+        }
+        self = rotation
+    }
+
+    /// Whether width and height trade places between the panel and the picture.
+    public var swapsAxes: Bool { self == .clockwise90 || self == .clockwise270 }
+
+    /// The picture's size for a panel of `width` x `height`.
+    public func logicalSize(panelWidth width: Int, panelHeight height: Int) -> (width: Int, height: Int) {
+        swapsAxes ? (height, width) : (width, height)
+    }
+
+    /// Maps a point on the panel (continuous pixel coordinates) to the picture's coordinates.
+    /// `logicalWidth`/`logicalHeight` are the picture's size.
+    public func pictureCoordinates(panelX x: Double, panelY y: Double, logicalWidth: Int, logicalHeight: Int)
+        -> (x: Double, y: Double)
+    {
+        switch self {
+        case .none: (x, y)
+        case .clockwise90: (y, Double(logicalHeight) - x)
+        case .upsideDown: (Double(logicalWidth) - x, Double(logicalHeight) - y)
+        case .clockwise270: (Double(logicalWidth) - y, x)
+        }
+    }
+}
+
+/// What a presenter drives, for messages: `card0 Virtual-1 1920x1080@60 (drm)`.
+public struct DisplayInfo: Sendable, Equatable {
+    /// "card0", "fb0" or "memory".
+    public var device: String
+    /// The connector ("Virtual-1", "HDMI-A-1"), or the framebuffer driver's id for fbdev.
+    public var output: String
+    /// The panel's size in pixels (before rotation).
+    public var panelWidth: Int
+    public var panelHeight: Int
+    /// Refresh rate in Hz (the mode's, or an assumed 60 when the device does not say).
+    public var refreshHz: Double
+    /// "drm", "fbdev" or "memory".
+    public var backend: String
+
+    public init(device: String, output: String, panelWidth: Int, panelHeight: Int, refreshHz: Double, backend: String) {
+        self.device = device
+        self.output = output
+        self.panelWidth = panelWidth
+        self.panelHeight = panelHeight
+        self.refreshHz = refreshHz
+        self.backend = backend
+    }
+
+    public var description: String {
+        return "\(device) \(output) \(panelWidth)x\(panelHeight)@\(Int(refreshHz.rounded())) (\(backend))"
+    }
+}
+
+/// One output a frame loop can show pictures on (after Plymouth's renderer interface).
+///
+/// The presenter owns a shadow buffer in ordinary cached memory, sized as the picture (rotation
+/// already applied). Callers draw into `shadow.surface`, then `present()` converts and copies it
+/// to the scan-out memory in one sequential pass and shows it; scan-out memory (write-combined on
+/// real hardware) is never read. `present()` returns when the next frame may be drawn: it paces
+/// to the display's refresh (vblank where the device reports it, a clock otherwise), and never spins.
+public protocol Presenter: AnyObject {
+    var display: DisplayInfo { get }
+    var rotation: Rotation { get }
+    /// The picture the next `present()` shows; width/height are the picture's (rotated) size.
+    var shadow: PixelBuffer { get }
+    /// Shows the shadow buffer's current contents.
+    func present() throws(KioskError)
+    /// Puts back what was on the display before (CRTC, console mode). Safe to call more than once.
+    func restore()
+    /// How frames reach the screen and what paces them, for diagnostics: vblank (page-flip events,
+    /// FBIO_WAITFORVSYNC) or a clock at the refresh rate (no vblank, or reports that came back at
+    /// once, as in virtual machines).
+    var pacing: String { get }
+}
+
+extension Presenter {
+    public var width: Int { shadow.width }
+    public var height: Int { shadow.height }
+}

@@ -1,0 +1,20 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// CLOCK_MONOTONIC in seconds: frame times and pacing deadlines (never jumps with the wall clock).
+public func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
+}
+
+/// Sleeps until the monotonic clock reads `deadline` (absolute, so lateness does not accumulate).
+/// Returns early if a signal arrives, so a stop request is seen within one frame.
+public func sleepUntil(monotonic deadline: Double) {
+    guard deadline > monotonicSeconds() else { return }
+    var target = timespec()
+    target.tv_sec = Int(deadline.rounded(.down))
+    target.tv_nsec = Int((deadline - deadline.rounded(.down)) * 1e9)
+    _ = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &target, nil)
+}

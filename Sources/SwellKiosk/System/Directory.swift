@@ -1,0 +1,35 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The names in a directory (without "." and ".."), sorted naturally so card2 comes before card10;
+/// empty when it cannot be read.
+func directoryEntries(_ path: String) -> [String] {
+    guard let directory = opendir(path) else { return [] }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names.sorted(by: naturalOrder)
+}
+
+/// "card2" < "card10": compares the trailing numbers as numbers when the prefixes agree.
+func naturalOrder(_ a: String, _ b: String) -> Bool {
+    let aPrefix = a.prefix(while: { !$0.isNumber })
+    let bPrefix = b.prefix(while: { !$0.isNumber })
+    if aPrefix == bPrefix, let aNumber = Int(a.dropFirst(aPrefix.count)), let bNumber = Int(b.dropFirst(bPrefix.count))
+    {
+        return aNumber < bNumber
+    }
+    return a < b
+}
+
+/// Writes one line to standard error at once (diagnostics must not be lost on a crash).
+public func kioskWarn(_ message: String) {
+    var bytes = Array(("swell: " + message + "\n").utf8)
+    _ = write(2, &bytes, bytes.count)
+}

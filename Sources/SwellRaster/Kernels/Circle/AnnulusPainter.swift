@@ -1,0 +1,239 @@
+/// Fills the annulus inner ≤ ρ ≤ outer (inner 0: a disc) row by row: per row, runs of edge
+/// pixels get per-pixel coverage, long runs wholly inside get one constant-alpha span, and the
+/// hole is skipped. Shared by `fillRing` and `fillDisc`.
+///
+/// Edge runs are cut into windows of four pixels, and every four windows (from one row or
+/// several) are blended as one sixteen-lane vector: edge runs average ~3–5 pixels in ripple
+/// lists, so a vector per run would leave most lanes idle. Everything stays in one function
+/// with the queue in local variables: as a mutating struct method the queue lived in memory,
+/// and rebuilding vectors from just-stored scalars stalled on store forwarding.
+@inlinable
+func fillAnnulus(
+    _ surface: PixelSurface, centerX: Double, centerY: Double, outer: Double, inner: Double,
+    _ source: SourceColor, clip: ClipRect
+) {
+    let area = clip.intersection(surface.bounds)
+    let largest = CircleTuning.largestCoordinate
+    // Written so that NaN fails every test: NaN, infinite or absurd geometry draws nothing.
+    guard !area.isEmpty, source.alpha > 0, outer > 0, outer < largest, inner >= 0, inner < outer,
+        abs(centerX) < largest, abs(centerY) < largest
+    else { return }
+    let firstRow = max(area.y0, Int((centerY - outer).rounded(.down)))
+    let endRow = min(area.y1, Int((centerY + outer).rounded(.up)))
+    guard firstRow < endRow else { return }
+
+    let lanes = CircleLanes(outer: outer, inner: inner)
+    let fitsLanes = CircleTuning.exactBelowRadius...CircleTuning.floatUpToRadius
+    // Edge pixels use the `Float` lanes when both circles are in the lanes' radius range (a small
+    // inner circle only forces scalar pixels on the rows it reaches).
+    let outerFitsLanes = fitsLanes.contains(outer) && area.x1 - area.x0 >= quarterWidth
+    let innerFitsLanes = inner == 0 || fitsLanes.contains(inner)
+    let windowLimit = area.x1 - quarterWidth
+
+    // The queue of windows: pixel address, first pixel centre's offset from the centre, and
+    // which of the window's lanes belong to its run (four bits a window in `runLanes`).
+    // Windows in it never overlap.
+    var queued = 0
+    var pixels = (surface.base, surface.base, surface.base, surface.base)
+    var dx = SIMD4<Float>(repeating: 0)
+    var dy = SIMD4<Float>(repeating: 0)
+    var runLanes: Int32 = 0
+
+    var blockRow = firstRow
+    while blockRow < endRow {
+        let spans = RowSpans(
+            firstRow: blockRow, centerX: centerX, centerY: centerY, outer: outer, inner: inner, clip: area)
+        for lane in 0..<min(8, endRow - blockRow) {
+            let y = blockRow + lane
+            let touchStart = max(Int(spans.touchStart[lane]), area.x0)
+            let touchEnd = min(Int(spans.touchEnd[lane]), area.x1)
+            guard touchStart < touchEnd else { continue }
+            let row = surface.row(y)
+            let innerStart = Int(spans.innerStart[lane])
+            let innerEnd = Int(spans.innerEnd[lane])
+            let fullStart = Int(spans.fullStart[lane])
+            let fullEnd = Int(spans.fullEnd[lane])
+            let touchesInner = innerStart < innerEnd
+
+            // Up to three runs to take out of the edge pixels, in order: wholly inside left of
+            // the hole, the hole, wholly inside right of it (one inside run when the inner disc
+            // misses the row). Short ones stay in the edge run (full pixels then compute coverage
+            // 1, hole pixels 0 and are left untouched); a hole narrower than a window stays too,
+            // so windows of different edge runs never share pixels.
+            var edges = EdgeRuns(start: touchStart)
+            if touchesInner {
+                edges.takeOut(fullStart, min(innerStart, fullEnd), limit: touchEnd, shortest: shortestFullSpan)
+                edges.takeOut(
+                    Int(spans.holeStart[lane]), Int(spans.holeEnd[lane]), limit: touchEnd, shortest: quarterWidth)
+                edges.takeOut(max(innerEnd, fullStart), fullEnd, limit: touchEnd, shortest: shortestFullSpan)
+            } else {
+                edges.takeOut(fullStart, fullEnd, limit: touchEnd, shortest: shortestFullSpan)
+            }
+            edges.finish(at: touchEnd)
+            for index in 0..<edges.fullCount {
+                blendSpan(row, from: edges.fullStarts[index], to: edges.fullEnds[index], source, alpha: source.alpha)
+            }
+            guard outerFitsLanes && (innerFitsLanes || !touchesInner) else {
+                for index in 0..<edges.count {
+                    paintEdgePixels(
+                        row, y, from: edges.starts[index], to: edges.ends[index], centerX: centerX, centerY: centerY,
+                        outer: outer, inner: inner, source)
+                }
+                continue
+            }
+            let rowDy = Float(Double(y) + 0.5 - centerY)
+            for index in 0..<edges.count {
+                let end = edges.ends[index]
+                var x = edges.starts[index]
+                while x < end {
+                    // Keep the window inside the clip; shifted left at its right end, it may
+                    // overlap the run's previous window, so the queue is painted first.
+                    let window = x < windowLimit ? x : windowLimit
+                    if window != x && queued > 0 {
+                        paintQuarters(queued, pixels, dx, dy, runLanes, lanes, source)
+                        queued = 0
+                        runLanes = 0
+                    }
+                    let address = UnsafeMutableRawPointer(row + window)
+                    let windowDx = Float(Double(window) + 0.5 - centerX)
+                    // Lanes x - window ..< min(end - window, 4) of this window are in the run.
+                    let upTo = Int32(truncatingIfNeeded: min(end - window, quarterWidth))
+                    let inRun = ((1 &<< upTo) &- 1) & ~((1 &<< Int32(truncatingIfNeeded: x - window)) &- 1)
+                    runLanes |= inRun &<< Int32(truncatingIfNeeded: 4 &* queued)
+                    switch queued {
+                    case 0:
+                        pixels.0 = address
+                        dx[0] = windowDx
+                        dy[0] = rowDy
+                    case 1:
+                        pixels.1 = address
+                        dx[1] = windowDx
+                        dy[1] = rowDy
+                    case 2:
+                        pixels.2 = address
+                        dx[2] = windowDx
+                        dy[2] = rowDy
+                    default:
+                        pixels.3 = address
+                        dx[3] = windowDx
+                        dy[3] = rowDy
+                    }
+                    queued += 1
+                    if queued == 4 {
+                        paintQuarters(4, pixels, dx, dy, runLanes, lanes, source)
+                        queued = 0
+                        runLanes = 0
+                    }
+                    x = window + quarterWidth
+                }
+            }
+        }
+        blockRow += 8
+    }
+    if queued > 0 { paintQuarters(queued, pixels, dx, dy, runLanes, lanes, source) }
+}
+
+/// The width of a window, in pixels: four windows fill a vector.
+@inlinable @inline(__always) var quarterWidth: Int { 4 }
+
+/// Runs wholly inside shorter than this stay with the edge pixels around them (which then
+/// compute coverage 1): a `blendSpan` call and a split edge run cost more than a few lanes.
+@inlinable @inline(__always) var shortestFullSpan: Int { 16 }
+
+/// A row's edge runs (at most four) and constant-alpha runs (at most two), built left to right.
+@frozen @usableFromInline
+struct EdgeRuns {
+    @usableFromInline var starts = SIMD4<Int>(repeating: 0)
+    @usableFromInline var ends = SIMD4<Int>(repeating: 0)
+    @usableFromInline var count = 0
+    @usableFromInline var fullStarts = SIMD2<Int>(repeating: 0)
+    @usableFromInline var fullEnds = SIMD2<Int>(repeating: 0)
+    @usableFromInline var fullCount = 0
+    @usableFromInline var position: Int
+
+    @inlinable @inline(__always)
+    init(start: Int) { position = start }
+
+    /// Takes [start, end) (clipped to position...limit) out of the edge pixels if it is at least
+    /// `shortest` long: a constant-alpha run when `shortest` is the full-span minimum, the hole
+    /// (painted by nothing) otherwise.
+    @inlinable @inline(__always)
+    mutating func takeOut(_ start: Int, _ end: Int, limit: Int, shortest: Int) {
+        let first = max(start, position)
+        let last = min(end, limit)
+        guard last - first >= shortest else { return }
+        if first > position {
+            starts[count] = position
+            ends[count] = first
+            count += 1
+        }
+        if shortest == shortestFullSpan {
+            fullStarts[fullCount] = first
+            fullEnds[fullCount] = last
+            fullCount += 1
+        }
+        position = last
+    }
+
+    @inlinable @inline(__always)
+    mutating func finish(at end: Int) {
+        guard end > position else { return }
+        starts[count] = position
+        ends[count] = end
+        count += 1
+    }
+}
+
+/// Blends `count` queued windows as one sixteen-lane vector: coverage, source-over, then each
+/// lane stored back as loaded where it lies outside its run (bit i of `runLanes` clear) or has
+/// zero coverage. Unused slots load the first window again and are not stored.
+@inlinable @inline(__always)
+func paintQuarters(
+    _ count: Int,
+    _ pixels: (UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer),
+    _ dx: SIMD4<Float>, _ dy: SIMD4<Float>, _ runLanes: Int32, _ lanes: CircleLanes,
+    _ source: SourceColor
+) {
+    let laneOffset = LaneFloats(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3)
+    let coverage = lanes.coverage(dx: spreadQuarters(dx) + laneOffset, dy: spreadQuarters(dy))
+    let p0 = pixels.0
+    let p1 = count > 1 ? pixels.1 : p0
+    let p2 = count > 2 ? pixels.2 : p0
+    let p3 = count > 3 ? pixels.3 : p0
+    let before = PixelVector(
+        lowHalf: SIMD8(
+            lowHalf: p0.loadUnaligned(as: SIMD4<UInt32>.self), highHalf: p1.loadUnaligned(as: SIMD4<UInt32>.self)),
+        highHalf: SIMD8(
+            lowHalf: p2.loadUnaligned(as: SIMD4<UInt32>.self), highHalf: p3.loadUnaligned(as: SIMD4<UInt32>.self)))
+    let after = blend(before, source, alpha: coverage * source.alpha)
+    let keep = lanesNotIn(runLanes) | zeroLanes(coverage)
+    let result = (after & ~keep) | (before & keep)
+    p0.storeBytes(of: result.lowHalf.lowHalf, as: SIMD4<UInt32>.self)
+    if count > 1 { p1.storeBytes(of: result.lowHalf.highHalf, as: SIMD4<UInt32>.self) }
+    if count > 2 { p2.storeBytes(of: result.highHalf.lowHalf, as: SIMD4<UInt32>.self) }
+    if count > 3 { p3.storeBytes(of: result.highHalf.highHalf, as: SIMD4<UInt32>.self) }
+}
+
+/// Each of four values repeated over four lanes.
+@inlinable @inline(__always)
+func spreadQuarters<T: SIMDScalar>(_ v: SIMD4<T>) -> SIMD16<T> {
+    SIMD16(
+        lowHalf: SIMD8(lowHalf: SIMD4(repeating: v[0]), highHalf: SIMD4(repeating: v[1])),
+        highHalf: SIMD8(lowHalf: SIMD4(repeating: v[2]), highHalf: SIMD4(repeating: v[3])))
+}
+
+/// One pixel at a time in `Double`: exact area for small circles, the half-plane model
+/// without `Float` cancellation for huge ones.
+@inlinable @inline(never)
+func paintEdgePixels(
+    _ row: UnsafeMutablePointer<UInt32>, _ y: Int, from start: Int, to end: Int, centerX: Double, centerY: Double,
+    outer: Double, inner: Double, _ source: SourceColor
+) {
+    let y0 = Double(y) - centerY
+    for x in start..<end {
+        let x0 = Double(x) - centerX
+        var coverage = discCoverage(x0: x0, y0: y0, radius: outer)
+        if inner > 0 { coverage -= discCoverage(x0: x0, y0: y0, radius: inner) }
+        if coverage > 0 { row[x] = blendPixel(row[x], source, alpha: Float(coverage) * source.alpha) }
+    }
+}

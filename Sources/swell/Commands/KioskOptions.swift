@@ -1,0 +1,83 @@
+import SwellKiosk
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The output options `show` and `touch-test` share.
+let kioskOutputOptions: [OptionSpec] = [
+    .option("output", "KIND", "auto (DRM, else fbdev), drm, fbdev or memory (no display)"),
+    .option("device", "PATH", "a DRM card (/dev/dri/card1) or framebuffer (/dev/fb1); default: the first usable"),
+    .option("connector", "NAME", "a DRM connector such as HDMI-A-1 or Virtual-1; default: the first connected"),
+    .option("mode", "WxH[@HZ]", "a DRM mode the connector offers; default: its preferred mode"),
+    .option("rotate", "DEGREES", "turn the picture 0, 90, 180 or 270 degrees clockwise (portrait panels)"),
+    .option("seconds", "S", "stop after S seconds (default: run until SIGTERM/SIGINT/SIGHUP)"),
+    .option("size", "WxH", "the panel size for --output memory (default 1920x1080)"),
+    .option("save", "FILE", "with --output memory: write the scanned-out picture (.raw or .png) and stop"),
+]
+
+let kioskExitStatusText = """
+    Exit status: 0 stopped by a signal or --seconds, 64 usage error, 65/66 bad or unreadable input,
+    69 no display device or no connected display, 75 the display is held by another DRM master,
+    77 permission denied (join the video and input groups, or run as root), 78 connector or mode
+    not offered, 74 a device failed while running.
+    """
+
+/// Reads the shared output options; `-o` is `--output` here (the argument parser maps it).
+func outputOptions(_ arguments: ParsedArguments) throws -> OutputOptions {
+    var options = OutputOptions()
+    do {
+        if let text = arguments["output"] { options.choice = try OutputChoice(parsing: text) }
+        if let text = arguments["rotate"] { options.rotation = try Rotation(degrees: text) }
+        if let text = arguments["mode"] { options.mode = try ModeRequest(parsing: text) }
+    } catch {
+        throw CommandFailure(ExitStatus.usage, error.message)
+    }
+    options.device = arguments["device"]
+    options.connector = arguments["connector"]
+    if let size = try arguments.size("size") { options.memorySize = size }
+    if arguments["save"] != nil && options.choice != .memory {
+        throw CommandFailure(ExitStatus.usage, "--save needs --output memory (a real display cannot be read back)")
+    }
+    return options
+}
+
+/// --seconds as a positive number, or nil.
+func secondsOption(_ arguments: ParsedArguments) throws -> Double? {
+    guard let text = arguments["seconds"] else { return nil }
+    guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
+        throw CommandFailure(ExitStatus.usage, "--seconds wants a number of seconds ≥ 0, not '\(text)'")
+    }
+    return seconds
+}
+
+/// Maps a kiosk failure onto the exit statuses in Support/ExitStatus.swift.
+func commandFailure(_ error: KioskError) -> CommandFailure {
+    let status: Int32
+    switch error.kind {
+    case .noDevice, .noConnector: status = ExitStatus.unavailable
+    case .permissionDenied: status = ExitStatus.noPermission
+    case .busy: status = ExitStatus.tryAgain
+    case .modeNotOffered: status = ExitStatus.configuration
+    case .usage: status = ExitStatus.usage
+    case .io: status = ExitStatus.ioError
+    }
+    return CommandFailure(status, error.message)
+}
+
+/// Opens the presenter and, for real displays, takes the VT console into graphics mode.
+func openKioskOutput(_ options: OutputOptions) throws -> (any Presenter, VTConsole?) {
+    do {
+        let presenter = try openPresenter(options)
+        let console = options.choice == .memory ? nil : VTConsole.takeOver()
+        return (presenter, console)
+    } catch {
+        throw commandFailure(error)
+    }
+}
+
+/// Prints one line to standard output and flushes it at once (scripts and test harnesses wait for it).
+func printNow(_ line: String) {
+    print(line)
+    fflush(nil)  // all streams; `stdout` itself is not concurrency-safe to name in Swift 6
+}

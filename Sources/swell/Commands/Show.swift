@@ -1,0 +1,119 @@
+import SwellDrawList
+import SwellKiosk
+import SwellOutput
+import SwellRaster
+
+let showVerb = Verb(
+    name: "show",
+    summary: "show a draw list or PNG fullscreen on the display until stopped",
+    synopsis:
+        "FILE.json|FILE.png [--output auto|drm|fbdev|memory] [--device PATH] [--connector NAME] [--mode WxH[@HZ]] "
+        + "[--rotate 0|90|180|270] [--seconds S]",
+    details: """
+        Puts one picture on the display through DRM/KMS (or fbdev) and holds it until SIGTERM,
+        SIGINT or SIGHUP (or --seconds), then restores what the display showed before. Once the
+        picture is on screen it prints one line: 'swell: showing waves.json on card0 Virtual-1
+        1920x1080@60 (drm)'. A picture whose size differs from the display's is rendered at its own
+        size and centred: cropped where it is larger, with black borders where it is smaller.
+        With --output memory --save FILE the picture goes through the same rotation and scan-out
+        copy into memory and is written to FILE (what the screen would show), for comparisons.
+
+        """ + "\n" + kioskExitStatusText,
+    options: kioskOutputOptions + [
+        .flag(
+            "redraw", "present the picture again every refresh, as an animation would; prints the frame rate at the end"
+        )
+    ],
+    run: runShow)
+
+private func runShow(_ arguments: ParsedArguments) throws -> Int32 {
+    guard arguments.positional.count == 1 else {
+        throw CommandFailure(ExitStatus.usage, "expected one file to show (a draw list .json or a .png)")
+    }
+    let path = arguments.positional[0]
+    var options = try outputOptions(arguments)
+    let seconds = try secondsOption(arguments)
+    let savePath = arguments["save"]
+    let saveKind = try savePath.map { try ImageFileKind(path: $0) }
+    if savePath != nil { options.choice = .memory }
+
+    let picture = try loadPicture(path)
+    let (presenter, console) = try openKioskOutput(options)
+    let loop: KioskLoop
+    do {
+        loop = try KioskLoop(presenter: presenter, input: nil, console: console)
+    } catch {
+        console?.restore()
+        presenter.restore()
+        throw commandFailure(error)
+    }
+    let name = String(path.split(separator: "/").last ?? Substring(path))
+    let redraw = arguments.has("redraw")
+    var frames = 0
+    var firstFrameTime = 0.0
+    var lastFrameTime = 0.0
+    let end: LoopEnd
+    do {
+        end = try loop.run(
+            seconds: savePath != nil ? 0 : seconds,
+            render: { time, surface in
+                placeCentred(picture.surface, on: surface)
+                if frames == 0 { firstFrameTime = time }
+                lastFrameTime = time
+                frames += 1
+            },
+            isIdle: { _ in !redraw },
+            shown: { printNow("swell: showing \(name) on \(presenter.display.description)") })
+    } catch {
+        throw commandFailure(error)
+    }
+    if redraw && frames > 1 {
+        let rate = Double(frames - 1) / max(lastFrameTime - firstFrameTime, 1e-9)
+        printNow(
+            "swell: \(frames) frames, \(Int(rate.rounded())) frames/s; \(presenter.pacing)")
+    }
+    if let savePath, let saveKind, let memory = presenter as? MemoryPresenter {
+        let panel = PixelSurface(
+            base: memory.scanout, width: memory.display.panelWidth, height: memory.display.panelHeight,
+            stride: memory.pitch, owner: memory)
+        try writeImage(panel, to: savePath, as: saveKind)
+    }
+    if case .signal = end { printError("swell show: stopped by \(StopSignals.name); display restored") }
+    return ExitStatus.success
+}
+
+/// A draw list rendered at its own size, or a PNG.
+private func loadPicture(_ path: String) throws -> PixelBuffer {
+    if path.lowercased().hasSuffix(".png") {
+        do {
+            return try readPNG(path: path)
+        } catch {
+            throw CommandFailure(error.isMissingInput ? ExitStatus.noInput : ExitStatus.dataError, error.description)
+        }
+    }
+    let frame = try loadFrame(path)
+    let buffer = PixelBuffer(width: frame.width, height: frame.height)
+    render(frame, into: buffer.surface)
+    return buffer
+}
+
+/// Copies `picture` centred onto `surface`: cropped where larger, black borders where smaller.
+/// The offsets round down, so an odd difference puts the extra pixel right and below.
+func placeCentred(_ picture: PixelSurface, on surface: PixelSurface) {
+    let offsetX = (surface.width - picture.width) / 2
+    let offsetY = (surface.height - picture.height) / 2
+    for y in 0..<surface.height {
+        let row = surface.row(y)
+        let sourceY = y - offsetY
+        guard sourceY >= 0 && sourceY < picture.height else {
+            row.update(repeating: 0, count: surface.width)
+            continue
+        }
+        let source = picture.row(sourceY)
+        let firstX = max(0, offsetX)
+        let lastX = min(surface.width, offsetX + picture.width)
+        if firstX > 0 { row.update(repeating: 0, count: firstX) }
+        if lastX > firstX { (row + firstX).update(from: source + (firstX - offsetX), count: lastX - firstX) }
+        if lastX < surface.width { (row + max(lastX, 0)).update(repeating: 0, count: surface.width - max(lastX, 0)) }
+    }
+}

@@ -1,0 +1,122 @@
+import SwellKiosk
+import SwellRaster
+
+let touchTestVerb = Verb(
+    name: "touch-test",
+    summary: "check touch input: a white screen that draws a ring where each touch begins",
+    synopsis:
+        "[--output auto|drm|fbdev|memory] [--device PATH] [--connector NAME] [--mode WxH[@HZ]] [--rotate DEG] [--seconds S]",
+    details: """
+        A diagnostic for a kiosk's touch screen or pointer. Shows a white screen; every touch (or
+        click of an absolute or relative pointer) draws a blue ring centred where it began, with a
+        red 1-pixel crosshair through the pixel it began in, and each touch prints a line such as
+        'touch began id=0 x=480.0 y=270.0' in picture pixels (rotation applied). Input devices are found in /dev/input by their capabilities (multitouch, single
+        touch, tablets, mice) and may be plugged in or out while it runs. It prints
+        'swell: touch-test on DISPLAY; input: DEVICES' once the screen is up.
+        With --output memory --save FILE --tap X,Y the picture after a tap at (X, Y) is written to
+        FILE (the reference the QEMU test compares a screenshot with).
+
+        """ + "\n" + kioskExitStatusText,
+    options: kioskOutputOptions + [
+        .option("tap", "X,Y", "with --output memory: pretend a touch began at picture pixel (X, Y)")
+    ],
+    run: runTouchTest)
+
+/// The ring a touch draws: radius and width in pixels, and its colour.
+let touchRingRadius = 40.0
+let touchRingWidth = 6.0
+let touchRingColor = Color(r: 0.1, g: 0.3, b: 0.85)
+/// Half the length of the crosshair arms drawn through the pixel a touch began in.
+let crosshairArm = 10
+
+/// A 1-pixel crosshair through the pixel containing (x, y): pixel-exact, so a screenshot shows
+/// exactly where the touch landed, whatever the antialiased ring looks like.
+func drawCrosshair(_ surface: PixelSurface, x: Double, y: Double) {
+    let px = Int(x.rounded(.down))
+    let py = Int(y.rounded(.down))
+    let ink = Color(r: 0.8, g: 0.1, b: 0.1)
+    clear(
+        surface, color: ink,
+        clip: ClipRect(x0: px - crosshairArm, y0: py, x1: px + crosshairArm + 1, y1: py + 1).intersection(
+            surface.bounds))
+    clear(
+        surface, color: ink,
+        clip: ClipRect(x0: px, y0: py - crosshairArm, x1: px + 1, y1: py + crosshairArm + 1).intersection(
+            surface.bounds))
+}
+
+private func runTouchTest(_ arguments: ParsedArguments) throws -> Int32 {
+    guard arguments.positional.isEmpty else {
+        throw CommandFailure(ExitStatus.usage, "touch-test takes no file arguments")
+    }
+    var options = try outputOptions(arguments)
+    let seconds = try secondsOption(arguments)
+    let savePath = arguments["save"]
+    let saveKind = try savePath.map { try ImageFileKind(path: $0) }
+    if savePath != nil { options.choice = .memory }
+    var rings: [Ring] = []
+    if let tap = arguments["tap"] {
+        let parts = tap.split(separator: ",").map { Double($0) }
+        guard parts.count == 2, let x = parts[0], let y = parts[1], x.isFinite, y.isFinite else {
+            throw CommandFailure(ExitStatus.usage, "--tap wants X,Y in picture pixels, such as 480,270, not '\(tap)'")
+        }
+        guard options.choice == .memory else { throw CommandFailure(ExitStatus.usage, "--tap needs --output memory") }
+        rings.append(Ring(centerX: x, centerY: y, radius: touchRingRadius, width: touchRingWidth))
+    }
+
+    let (presenter, console) = try openKioskOutput(options)
+    let mapping = ScreenMapping(
+        panelWidth: presenter.display.panelWidth, panelHeight: presenter.display.panelHeight,
+        rotation: presenter.rotation)
+    let input = options.choice == .memory ? nil : InputMonitor(mapping: mapping)
+    // Devices present at the start are listed in the "touch-test on" line; later ones get a line each.
+    input?.deviceAdded = { path, name in printNow("input added \(path) (\(name))") }
+    input?.deviceRemoved = { path, reason in printNow("input removed \(path) (\(reason))") }
+    let loop: KioskLoop
+    do {
+        loop = try KioskLoop(presenter: presenter, input: input, console: console)
+    } catch {
+        console?.restore()
+        presenter.restore()
+        throw commandFailure(error)
+    }
+    let end: LoopEnd
+    do {
+        end = try loop.run(
+            seconds: savePath != nil ? 0 : seconds,
+            render: { _, surface in
+                clear(surface, color: .white, clip: surface.bounds)
+                for ring in rings {
+                    draw(DrawCommand(.ring(ring), color: touchRingColor), on: surface, within: surface.bounds)
+                    drawCrosshair(surface, x: ring.centerX, y: ring.centerY)
+                }
+            },
+            handle: { event in
+                printNow(event.description)
+                if event.phase == .began {
+                    rings.append(
+                        Ring(centerX: event.x, centerY: event.y, radius: touchRingRadius, width: touchRingWidth))
+                    // Keep the picture readable (and the frame time bounded) after many taps.
+                    if rings.count > 64 { rings.removeFirst() }
+                }
+            },
+            isIdle: { _ in true },
+            shown: {
+                let devices = input?.deviceSummary ?? []
+                printNow(
+                    "swell: touch-test on \(presenter.display.description); input: "
+                        + (devices.isEmpty
+                            ? "none yet (plug a touch screen or mouse in)" : devices.joined(separator: ", ")))
+            })
+    } catch {
+        throw commandFailure(error)
+    }
+    if let savePath, let saveKind, let memory = presenter as? MemoryPresenter {
+        let panel = PixelSurface(
+            base: memory.scanout, width: memory.display.panelWidth, height: memory.display.panelHeight,
+            stride: memory.pitch, owner: memory)
+        try writeImage(panel, to: savePath, as: saveKind)
+    }
+    if case .signal = end { printError("swell touch-test: stopped by \(StopSignals.name); display restored") }
+    return ExitStatus.success
+}

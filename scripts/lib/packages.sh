@@ -1,0 +1,24 @@
+# Sourced by the scripts: installs Debian packages that are missing, once, with apt-get.
+# The package groups each script needs are named here, so there is one list to keep current.
+
+# Building swell: pkg-config finds libpng and libdrm.
+SWELL_BUILD_PACKAGES=(pkg-config libpng-dev libdrm-dev)
+# The benchmark's reference renderer.
+SWELL_BENCH_PACKAGES=(libcairo2-dev)
+# The virtual kiosk: QEMU, a kernel with its modules, busybox for the guest, cpio and kmod to
+# pack the initramfs, python3 for the QMP driver, a C compiler and libc headers for the tiny
+# static helper the guest runs (fbmode.c).
+SWELL_KIOSK_PACKAGES=(qemu-system-x86 linux-image-amd64 busybox-static cpio kmod python3 gcc libc6-dev)
+
+# ensure_packages NAME... : installs those not yet installed (apt-get update first).
+ensure_packages() {
+    local missing=() p sudo=""
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    ((${#missing[@]})) || return 0
+    echo "installing Debian packages: ${missing[*]}" >&2
+    [[ $(id -u) -eq 0 ]] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}

@@ -1,0 +1,435 @@
+"""The virtual-kiosk test suite: swell on a real kernel's DRM and fbdev drivers in QEMU.
+
+Usage: kiosk_tests.py BOOT_DIR HOST_SWELL WORK_DIR [--only NAME_SUBSTRING]
+Prints one PASS/FAIL line per case and "N passed, M failed"; exits 1 when any case failed.
+"""
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from kiosk_vm import (KioskVM, VMError, TABLET_MAX, centred, centroid_of_changes, compare, read_ppm,  # noqa: E402
+                      read_raw_xrgb, rotated_clockwise, write_png)
+
+boot_dir, host_swell, work_dir = sys.argv[1:4]
+only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
+bench_data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench-data")
+os.makedirs(work_dir, exist_ok=True)
+
+results = []
+timings = []
+
+
+def report(name, passed, detail):
+    results.append(passed)
+    print(f"{'PASS' if passed else 'FAIL'} {name}: {detail}", flush=True)
+
+
+def host_render(list_path, name):
+    """`swell render` on the host: the memory sink's picture of a draw list."""
+    out = os.path.join(work_dir, name + ".raw")
+    subprocess.run([host_swell, "render", list_path, "-o", out], check=True)
+    with open(list_path) as f:
+        frame = json.load(f)
+    return read_raw_xrgb(out, frame["width"], frame["height"])
+
+
+waves = host_render(os.path.join(bench_data, "waves.json"), "waves-reference")
+
+
+def matching_screendump(vm, name, expected, attempts=10):
+    """Screenshots until one matches `expected` exactly (virtio's fbdev emulation reaches the
+    screen a little after msync returns; see docs/kiosk.md). Returns (image, attempts used, diff)."""
+    for attempt in range(1, attempts + 1):
+        shot = vm.screendump(f"{name}-{attempt}")
+        differing, largest = compare(shot, expected)
+        if differing == 0:
+            return shot, attempt, (0, 0)
+        time.sleep(0.1)
+    write_png(shot, os.path.join(work_dir, name + "-actual.png"))
+    write_png(expected, os.path.join(work_dir, name + "-expected.png"))
+    return shot, attempts, (differing, largest)
+
+
+def crtc_state(vm):
+    """(crtc, fb, mode) of the connected connector from `swell displays` in the guest."""
+    status, lines = vm.sh("swell displays")
+    for line in lines:
+        match = re.search(r"^\s+(\S+) connected crtc=(\d+) fb=(\d+) mode=(\S+)", line)
+        if match:
+            return match.group(1), int(match.group(2)), int(match.group(3)), match.group(4)
+        match = re.search(r"^\s+(\S+) connected", line)
+        if match:
+            return match.group(1), None, 0, "off"  # connected, but no CRTC drives it: the display is off
+    raise VMError("swell displays shows no connected connector: " + " | ".join(lines))
+
+
+def start(vm, command, log, ready, timeout_tenths=900):
+    """Starts `command` in the background in the guest and waits for `ready` in its output."""
+    status, lines = vm.sh(
+        f"{command} >{log} 2>&1 & echo $! >{log}.pid; waitfor {log} '{ready}' {timeout_tenths}; "
+        f"r=$?; cat {log}; (exit $r)", timeout=timeout_tenths / 10 + 30)
+    if status != 0:
+        raise VMError(f"'{command}' did not print '{ready}': " + " | ".join(lines))
+    return lines
+
+
+def stop(vm, log, signal="TERM"):
+    """A signal (SIGTERM) to the program started with `start`; returns (exit status, its whole output)."""
+    status, lines = vm.sh(f"kill -{signal} $(cat {log}.pid); wait $(cat {log}.pid); echo status=$?; cat {log}")
+    exit_status = next((int(l.split("=")[1]) for l in lines if l.startswith("status=")), None)
+    return exit_status, lines
+
+
+def run_case(name, body):
+    if only and only not in name:
+        return
+    started = time.monotonic()
+    try:
+        passed, detail = body()
+    except (VMError, subprocess.CalledProcessError, OSError) as error:
+        passed, detail = False, str(error)
+    timings.append((name, time.monotonic() - started))
+    report(name, passed, detail + f" [{time.monotonic() - started:.1f} s]")
+
+
+def suite_for(device, width, height, extra, stop_signal):
+    tag = f"{device}-{width}x{height}"
+    if only and not any(only in f"{tag} {case}" for case in ["drm-show", "drm-restore", "fbdev-show", "touch",
+                                                               "rotate", "pacing", "hotplug", "error", "png", "vfb"]):
+        return
+    vm = KioskVM(boot_dir, os.path.join(work_dir, tag), device, width, height)
+    try:
+        boot = vm.boot()
+    except VMError as error:
+        report(f"{tag} boot", False, str(error))
+        vm.close()
+        return
+    timings.append((f"{tag} boot", boot))
+    driver = {"vga": "bochs-drm", "virtio": "virtio_gpu"}[device]
+    expected_show = centred(waves, width, height)
+    state = {}
+
+    def drm_show():
+        state["before"] = crtc_state(vm)
+        state["console"] = vm.screendump("console-before")
+        # One boot takes the default --output auto, which must pick DRM.
+        output = "auto" if (device, width) == ("vga", 1280) else "drm"
+        lines = start(vm, f"swell show /data/waves.json --output {output}", "/tmp/show.log", "swell: showing")
+        line = next(l for l in lines if "swell: showing" in l)
+        want = f"swell: showing waves.json on card0 {state['before'][0]} {width}x{height}@"
+        if want not in line or not line.endswith("(drm)"):
+            return False, f"unexpected line '{line}'"
+        shot, attempts, (differing, largest) = matching_screendump(vm, f"{tag}-drm-show", expected_show)
+        state["shown"] = shot
+        if differing:
+            return False, f"screenshot differs from swell render in {differing} pixels (max {largest}/255)"
+        return True, f"--output {output}: '{line}'; screendump == swell render (centred) exactly, attempt {attempts}"
+
+    def drm_restore():
+        if "shown" not in state:
+            return False, "needs the drm-show case"
+        # A second open fd keeps the kernel from restoring fbcon by itself when swell closes its fd,
+        # as logind/seatd do on a real kiosk: only swell's own restore can bring the console back.
+        vm.sh("sleep 100000 3<>/dev/dri/card0 & echo $! >/tmp/holder.pid")
+        during = crtc_state(vm)
+        exit_status, lines = stop(vm, "/tmp/show.log", stop_signal)
+        after = crtc_state(vm)
+        shot = vm.screendump(f"{tag}-after-stop")
+        vm.sh("kill $(cat /tmp/holder.pid)")
+        before = state["before"]
+        problems = []
+        fatal = stop_signal == "SEGV"
+        # A fatal signal ends the process as it would have (128 + 11); the handler only restores.
+        if exit_status != (139 if fatal else 0):
+            problems.append(f"exit status {exit_status}")
+        if not fatal and not any(f"stopped by SIG{stop_signal}; display restored" in l for l in lines):
+            problems.append(f"no 'stopped by SIG{stop_signal}' line")
+        if during[2] == before[2]:
+            problems.append(f"fb did not change while showing ({during[2]})")
+        if after[1:] != before[1:]:
+            problems.append(f"after stop (crtc, fb, mode) = {after[1:]}, before = {before[1:]}"
+                            + (" (display left off)" if after[1] is None else ""))
+        back_to_console, _ = compare(shot, state["console"])
+        # The console's blinking cursor (one 8x16 cell) may differ between the two screenshots.
+        if back_to_console > 8 * 16:
+            problems.append(f"screen after stop differs from the console in {back_to_console} pixels")
+        if problems:
+            return False, "; ".join(problems)
+        return True, (f"SIG{stop_signal} → exit {exit_status}; with a second fd held, CRTC {after[1]} back on console fb {after[2]} "
+                      f"mode {after[3]} (was fb {during[2]} while showing); screen == console "
+                      f"({back_to_console} px differ: cursor)")
+
+    def fbdev_show():
+        lines = start(vm, "swell show /data/waves.json --output fbdev", "/tmp/fb.log", "swell: showing")
+        line = next(l for l in lines if "swell: showing" in l)
+        if f"{width}x{height}" not in line or not line.endswith("(fbdev)"):
+            return False, f"unexpected line '{line}'"
+        shot, attempts, (differing, largest) = matching_screendump(vm, f"{tag}-fbdev-show", expected_show)
+        # fbcon's cursor blinks about every 200 ms over an fbdev picture unless the VT is in
+        # KD_GRAPHICS: later screenshots must still match.
+        later = []
+        for index in range(3):
+            time.sleep(0.25)
+            later.append(compare(vm.screendump(f"{tag}-fbdev-later-{index}"), expected_show)[0])
+        exit_status, _ = stop(vm, "/tmp/fb.log")
+        if differing:
+            return False, f"screenshot differs from swell render in {differing} pixels (max {largest}/255)"
+        if any(later):
+            return False, f"later screenshots differ in {later} pixels (the console cursor?)"
+        if exit_status != 0:
+            return False, f"exit status {exit_status} after SIGTERM"
+        return True, (f"'{line}'; screendump == swell render exactly (attempt {attempts}), and 3 more over 0.75 s "
+                      "(no console cursor: KD_GRAPHICS); SIGTERM → exit 0")
+
+    def touch(rotation=0):
+        def body():
+            rotate = f" --rotate {rotation}" if rotation else ""
+            lines = start(vm, f"swell touch-test --output drm{rotate}", "/tmp/touch.log", "swell: touch-test on")
+            ready = next(l for l in lines if "touch-test on" in l)
+            if "/dev/input/event" not in ready:
+                return False, f"no input device found: '{ready}'"
+            # Tap at about (30 %, 60 %) of the panel.
+            vx, vy = round(0.3 * TABLET_MAX), round(0.6 * TABLET_MAX)
+            panel_x, panel_y = vx * width / (TABLET_MAX + 1), vy * height / (TABLET_MAX + 1)
+            logical_w, logical_h = (height, width) if rotation in (90, 270) else (width, height)
+            expect_x, expect_y = {0: (panel_x, panel_y), 90: (panel_y, logical_h - panel_x),
+                                  180: (logical_w - panel_x, logical_h - panel_y),
+                                  270: (logical_w - panel_y, panel_x)}[rotation]
+            vm.tap(vx, vy)
+            status, lines = vm.sh("waitfor /tmp/touch.log 'touch ended' 300; r=$?; cat /tmp/touch.log; (exit $r)")
+            began = next((l for l in lines if l.startswith("touch began")), None)
+            if status != 0 or began is None:
+                return False, "no touch reached the program: " + " | ".join(lines[-5:])
+            match = re.search(r"id=(\d+) x=(-?[\d.]+) y=(-?[\d.]+)", began)
+            got_x, got_y = float(match.group(2)), float(match.group(3))
+            if abs(got_x - expect_x) > 0.051 or abs(got_y - expect_y) > 0.051:
+                return False, f"'{began}' but expected x={expect_x:.2f} y={expect_y:.2f}"
+            # The reference: the memory presenter's scan-out after the same tap (same rotation).
+            reference = os.path.join(work_dir, f"{tag}-touch-{rotation}.raw")
+            subprocess.run([host_swell, "touch-test", "--output", "memory", "--size", f"{width}x{height}",
+                            "--rotate", str(rotation), "--tap", f"{expect_x!r},{expect_y!r}", "--save", reference],
+                           check=True, stdout=subprocess.DEVNULL)
+            expected = read_raw_xrgb(reference, width, height)
+            shot, attempts, (differing, largest) = matching_screendump(vm, f"{tag}-touch-{rotation}", expected)
+            exit_status, _ = stop(vm, "/tmp/touch.log")
+            if differing:
+                return False, f"screenshot differs from the memory presenter's in {differing} px (max {largest})"
+            centre, count = centroid_of_changes(rotated_clockwise(shot, (360 - rotation) % 360), (255, 255, 255))
+            if count == 0:
+                return False, "no touch mark drawn (the screen is all white)"
+            # The crosshair marks the pixel the tap fell in, so its centre is within half a pixel.
+            if abs(centre[0] - expect_x) > 1 or abs(centre[1] - expect_y) > 1:
+                return False, f"ring centred at ({centre[0]:.2f}, {centre[1]:.2f}), tap at ({expect_x}, {expect_y})"
+            return True, (f"tablet tap ({vx}, {vy}) → '{began}' (expected {expect_x:.2f}, {expect_y:.2f}); "
+                          f"marks ({count} px) centred at ({centre[0]:.2f}, {centre[1]:.2f}); screendump == "
+                          f"memory presenter's picture of the same tap exactly; exit {exit_status}")
+        return body
+
+    def redraw(output):
+        def body():
+            lines = start(vm, f"swell show /data/waves.json --output {output} --redraw", "/tmp/redraw.log",
+                          "swell: showing")
+            line = next(l for l in lines if "swell: showing" in l)
+            refresh = int(re.search(r"@(\d+) ", line).group(1))
+            time.sleep(1.5)
+            shot, attempts, (differing, largest) = matching_screendump(vm, f"{tag}-{output}-redraw", expected_show)
+            exit_status, lines = stop(vm, "/tmp/redraw.log")
+            rate_line = next((l for l in lines if "frames/s" in l), None)
+            if rate_line is None or exit_status != 0:
+                return False, f"exit status {exit_status}, no frame-rate line: " + " | ".join(lines[-4:])
+            frames, rate = (int(v) for v in re.search(r"(\d+) frames, (\d+) frames/s", rate_line).groups())
+            if differing:
+                return False, f"screenshot while flipping differs in {differing} pixels (max {largest})"
+            # Never faster than the display refreshes (no spinning); slower is allowed under TCG.
+            if rate > refresh * 1.05 or frames < 10:
+                return False, f"'{rate_line}' for a {refresh} Hz mode"
+            if output == "drm" and "page flips" not in rate_line:
+                return False, f"no page flips: '{rate_line}'"
+            # virtio-gpu needs DirtyFB; bochs answers it with ENOSYS, after which it is not called.
+            if output == "drm" and ("DirtyFB" in rate_line) != (device == "virtio"):
+                return False, f"DirtyFB use does not fit {driver}: '{rate_line}'"
+            return True, f"'{rate_line}' ({refresh} Hz mode); screendump while presenting == swell render"
+        return body
+
+    def hotplug():
+        lines = start(vm, "swell touch-test --output drm", "/tmp/hot.log", "swell: touch-test on")
+        vm.qmp_command("device_add", driver="virtio-tablet-pci", id="hotplugged")
+        status, lines = vm.sh("waitfor /tmp/hot.log 'input added' 200; r=$?; cat /tmp/hot.log; (exit $r)")
+        added = next((l for l in lines if l.startswith("input added")), None)
+        if status != 0 or added is None:
+            return False, "the plugged-in tablet was not picked up: " + " | ".join(lines[-3:])
+        node = added.split()[2]
+        # A second reader of the new node shows which tablet QEMU routed the tap through.
+        vm.sh(f"dd if={node} of=/tmp/hot.events bs=24 2>/dev/null & echo $! >/tmp/hot.cat; sleep 0.3")
+        vm.tap(8192, 8192)
+        status, lines = vm.sh("waitfor /tmp/hot.log 'touch ended' 200; r=$?; wc -c </tmp/hot.events; "
+                              "kill $(cat /tmp/hot.cat); (exit $r)")
+        if status != 0 or int(lines[-1]) == 0:
+            return False, "no touch through the plugged-in tablet: " + " | ".join(lines[-3:])
+        vm.qmp_command("device_del", id="hotplugged")
+        status, lines = vm.sh("waitfor /tmp/hot.log 'input removed' 200; r=$?; cat /tmp/hot.log; (exit $r)")
+        removed = next((l for l in lines if l.startswith("input removed")), None)
+        if status != 0 or removed is None or node not in removed:
+            return False, "unplugging was not noticed: " + " | ".join(lines[-3:])
+        vm.tap(24576, 24576)
+        status, lines = vm.sh("waitfor /tmp/hot.log 'x=960.0 y=600.0' 200; r=$?; cat /tmp/hot.log; (exit $r)")
+        if status != 0:
+            return False, "no touch through the remaining tablet after unplugging: " + " | ".join(lines[-3:])
+        exit_status, lines = stop(vm, "/tmp/hot.log")
+        if exit_status != 0:
+            return False, f"exit status {exit_status} after SIGTERM"
+        return True, f"'{added}', tap through it → touch; '{removed}'; next tap via event1 → touch; exit 0"
+
+    def errors():
+        """Each failure exits with its status and a message naming the device and the fix."""
+        checks = [
+            ("swell show /data/waves.json --output drm --mode 1234x567", 78,
+             ["/dev/dri/card0", "does not offer 1234x567", f"{width}x{height}@"]),
+            ("swell show /data/waves.json --output drm --connector HDMI-A-9", 69,
+             ["no connector named HDMI-A-9", "Virtual-1 (connected)"]),
+            ("swell show /data/waves.json --output drm --device /dev/dri/card7", 69, ["/dev/dri/card7"]),
+            ("swell show /data/waves.json --output fbdev --device /dev/fb5", 69, ["/dev/fb5"]),
+            # A non-root user outside the video group.
+            ("su kiosk -c 'swell show /data/waves.json --output drm'", 77, ["/dev/dri/card0", "'video' group"]),
+        ]
+        problems = []
+        vm.sh("mkdir -p /etc; echo 'kiosk:x:1000:1000::/tmp:/bin/sh' >>/etc/passwd; echo 'kiosk:x:1000:' >>/etc/group; "
+              "chmod 660 /dev/dri/card0 /dev/fb0")
+        for command, want_status, fragments in checks:
+            status, lines = vm.sh(command + " 2>&1")
+            text = " ".join(lines)
+            if status != want_status or not all(f in text for f in fragments):
+                problems.append(f"'{command}' → {status} '{text[:200]}'")
+        # Another DRM master holds the card: the second program must say so (exit 75).
+        start(vm, "swell show /data/waves.json --output drm", "/tmp/first.log", "swell: showing")
+        status, lines = vm.sh("swell show /data/waves.json --output drm 2>&1")
+        stop(vm, "/tmp/first.log")
+        if status != 75 or "another DRM master" not in " ".join(lines):
+            problems.append(f"second master → {status} '{' '.join(lines)[:200]}'")
+        if problems:
+            return False, "; ".join(problems)
+        return True, (f"{len(checks) + 1} failures (mode not offered → 78 listing the modes, unknown connector, "
+                      "missing card/fb → 69, no permission → 77 naming the video group, second DRM master → 75)")
+
+    def png_show():
+        lines = start(vm, "swell show /data/ripples-60.png --output drm", "/tmp/png.log", "swell: showing")
+        line = next(l for l in lines if "swell: showing" in l)
+        expected = centred(host_render(os.path.join(bench_data, "ripples-60.json"), "ripples-60"), width, height)
+        shot, attempts, (differing, largest) = matching_screendump(vm, f"{tag}-png-show", expected)
+        exit_status, _ = stop(vm, "/tmp/png.log")
+        if differing:
+            return False, f"screenshot differs from the PNG's source render in {differing} pixels (max {largest})"
+        return True, f"'{line}'; screendump == swell render of ripples-60.json (the PNG's source); exit {exit_status}"
+
+    def vfb_formats():
+        """vfb (a memory framebuffer) with two pages: XBGR8888 and BGR565 through the bitfields,
+        the picture drawn into the back page and panned to, read back from /dev/fb1."""
+        status, lines = vm.sh("insmod /modules/extra/vfb.ko vfb_enable=1 videomemorysize=4194304")
+        if status != 0:
+            return False, "cannot load vfb: " + " | ".join(lines)
+        results = []
+        for depth in (32, 16):
+            status, lines = vm.sh(f"fbmode /dev/fb1 {depth} 960 && swell displays | grep '^fb1 '")
+            if status != 0:
+                return False, " | ".join(lines)
+            info = lines[-1]
+            fields = re.search(r"(\d+)x(\d+) virtual \d+x(\d+) offset=\S+ (\d+) bpp line_length=(\d+) "
+                               r"R(\d+)@(\d+) G(\d+)@(\d+) B(\d+)@(\d+)", info)
+            w, h, vh, bpp, line_length, rl, ro, gl, go, bl, bo = (int(v) for v in fields.groups())
+            # The expected bytes of one page: the render centred to w x h, encoded by the bitfields.
+            picture = centred(waves, w, h).rgb
+            page = bytearray()
+            for y in range(h):
+                row = bytearray(line_length)
+                for x in range(w):
+                    r, g, b = picture[(y * w + x) * 3:(y * w + x) * 3 + 3]
+                    value = (r >> (8 - rl)) << ro | (g >> (8 - gl)) << go | (b >> (8 - bl)) << bo
+                    row[x * bpp // 8:(x + 1) * bpp // 8] = value.to_bytes(bpp // 8, "little")
+                page += row
+            expected = hashlib.md5(page).hexdigest()
+            untouched = hashlib.md5(bytes(line_length * h)).hexdigest()
+            start(vm, "swell show /data/waves.json --output fbdev --device /dev/fb1", "/tmp/vfb.log", "swell: showing")
+            status, lines = vm.sh(
+                "swell displays | grep '^fb1 '; "
+                f"dd if=/dev/fb1 bs={line_length} skip={h} count={h} 2>/dev/null | md5sum; "
+                f"dd if=/dev/fb1 bs={line_length} count={h} 2>/dev/null | md5sum")
+            shown_offset = re.search(r"offset=(\d+),(\d+)", lines[0]).group(2)
+            back_page, front_page = lines[1].split()[0], lines[2].split()[0]
+            exit_status, _ = stop(vm, "/tmp/vfb.log")
+            status, lines = vm.sh("swell displays | grep '^fb1 '")
+            restored_offset = re.search(r"offset=(\d+),(\d+)", lines[-1]).group(2)
+            problems = []
+            if shown_offset != str(h):
+                problems.append(f"panned to y={shown_offset}, expected the second page at {h}")
+            if back_page != expected:
+                problems.append("the shown page's bytes differ from the encoded render")
+            if front_page != untouched:
+                problems.append("the first page was written (the copy must go to the back page)")
+            if restored_offset != "0" or exit_status != 0:
+                problems.append(f"after SIGTERM: exit {exit_status}, offset y={restored_offset}")
+            if problems:
+                return False, f"{depth} bpp ({info}): " + "; ".join(problems)
+            results.append(f"{bpp} bpp R{rl}@{ro} G{gl}@{go} B{bl}@{bo} pitch {line_length}")
+        return True, ("vfb " + ", ".join(results) + ": picture written to page 2 and panned to (FBIOPAN_DISPLAY), "
+                      "bytes == the render encoded by the bitfields, page 1 untouched, pan restored on SIGTERM")
+
+    def rotate_show(rotation):
+        def body():
+            lines = start(vm, f"swell show /data/waves.json --output drm --rotate {rotation}", "/tmp/rot.log",
+                          "swell: showing")
+            logical = (height, width) if rotation in (90, 270) else (width, height)
+            expected = rotated_clockwise(centred(waves, *logical), rotation)
+            shot, attempts, (differing, largest) = matching_screendump(vm, f"{tag}-rotate-{rotation}", expected)
+            exit_status, _ = stop(vm, "/tmp/rot.log")
+            if differing:
+                return False, f"screenshot differs from the rotated render in {differing} pixels (max {largest})"
+            return True, f"picture turned {rotation}° in the scan-out copy == rotated swell render; exit {exit_status}"
+        return body
+
+    run_case(f"{tag} drm-show ({driver})", drm_show)
+    run_case(f"{tag} drm-restore after SIG{stop_signal} ({driver})", drm_restore)
+    run_case(f"{tag} fbdev-show ({driver} fbdev emulation)", fbdev_show)
+    run_case(f"{tag} drm-flip-pacing ({driver})", redraw("drm"))
+    run_case(f"{tag} touch (virtio-tablet → {driver})", touch())
+    for kind, value in extra:
+        if kind == "rotate":
+            run_case(f"{tag} rotate-{value} ({driver})", rotate_show(value))
+        elif kind == "fbdev-pacing":
+            run_case(f"{tag} fbdev-pacing ({driver} fbdev emulation)", redraw("fbdev"))
+        elif kind == "vfb":
+            run_case(f"{tag} fbdev-formats-and-panning (vfb)", vfb_formats)
+        elif kind == "png":
+            run_case(f"{tag} png-show ({driver})", png_show)
+        elif kind == "errors":
+            run_case(f"{tag} error-messages ({driver})", errors)
+        elif kind == "hotplug":
+            run_case(f"{tag} input-hotplug (virtio-tablet-pci device_add/device_del)", hotplug)
+        elif kind == "touch-rotate":
+            run_case(f"{tag} touch rotate-{value} ({driver})", touch(value))
+    vm.close()
+
+
+# (device, size, extra cases, the signal that stops the DRM show: each stop path once, and a crash).
+configs = [
+    ("vga", 1920, 1080, [("fbdev-pacing", None), ("png", None)], "TERM"),
+    ("virtio", 1920, 1080, [("fbdev-pacing", None)], "INT"),
+    ("vga", 1280, 800, [("rotate", 270), ("errors", None), ("vfb", None)], "HUP"),
+    ("virtio", 1280, 800, [("rotate", 90), ("touch-rotate", 90), ("hotplug", None)], "SEGV"),
+]
+suite_started = time.monotonic()
+for device, width, height, extra, stop_signal in configs:
+    suite_for(device, width, height, extra, stop_signal)
+for name, seconds in timings:
+    if name.endswith("boot"):
+        print(f"  time {name}: {seconds:.1f} s (QEMU start to the guest shell)")
+print(f"  suite time: {time.monotonic() - suite_started:.0f} s")
+passed = sum(results)
+failed = len(results) - passed
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed or not results else 0)

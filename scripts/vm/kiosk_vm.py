@@ -1,0 +1,308 @@
+"""A virtual kiosk: boots the Debian kernel with scripts/vm/init in QEMU (TCG) and drives it.
+
+The guest serves a shell on its serial port (QEMU's stdio); QMP (a unix socket) takes screenshots
+and sends tablet input. Python standard library only.
+"""
+
+import json
+import os
+import queue
+import re
+import socket
+import struct
+import subprocess
+import threading
+import time
+import zlib
+
+# QEMU's tablet reports absolute axes 0..32767.
+TABLET_MAX = 32767
+
+
+class VMError(Exception):
+    pass
+
+
+class KioskVM:
+    """One QEMU guest. `device` is "vga" (-device VGA: bochs-drm) or "virtio" (virtio-gpu-pci)."""
+
+    def __init__(self, boot_dir, work_dir, device, width, height, log_path=None, memory_mb=768):
+        self.device = device
+        self.width = width
+        self.height = height
+        self.work_dir = work_dir
+        os.makedirs(work_dir, exist_ok=True)
+        self.qmp_path = os.path.join(work_dir, "qmp.sock")
+        if os.path.exists(self.qmp_path):
+            os.unlink(self.qmp_path)
+        display = {
+            "vga": f"VGA,xres={width},yres={height},edid=on",
+            "virtio": f"virtio-gpu-pci,xres={width},yres={height},edid=on",
+        }[device]
+        command = [
+            "qemu-system-x86_64", "-accel", "tcg", "-m", str(memory_mb), "-nodefaults", "-no-reboot",
+            "-kernel", os.path.join(boot_dir, "vmlinux"),
+            "-initrd", os.path.join(boot_dir, "initramfs.cpio"),
+            "-append", "console=ttyS0 quiet loglevel=1 panic=-1",
+            "-display", "none", "-serial", "stdio", "-monitor", "none",
+            "-qmp", f"unix:{self.qmp_path},server=on,wait=off",
+            "-device", display, "-device", "virtio-tablet-pci",
+        ]
+        self.log = open(log_path or os.path.join(work_dir, "serial.log"), "w")
+        self.log.write("$ " + " ".join(command) + "\n")
+        self.started = time.monotonic()
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT)
+        self.lines = queue.Queue()
+        self.reader = threading.Thread(target=self._read_serial, daemon=True)
+        self.reader.start()
+        self.qmp = None
+        self.boot_seconds = None
+
+    def _read_serial(self):
+        for raw in self.process.stdout:
+            line = raw.decode("utf-8", "replace").rstrip("\r\n").replace("\r", "")
+            self.log.write(f"[{time.monotonic() - self.started:7.2f}] {line}\n")
+            self.log.flush()
+            self.lines.put(line)
+        self.lines.put(None)
+
+    def expect(self, pattern, timeout):
+        """Waits for a serial line matching `pattern`; returns (match, lines before it)."""
+        deadline = time.monotonic() + timeout
+        seen = []
+        regex = re.compile(pattern)
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise VMError(f"timed out after {timeout} s waiting for /{pattern}/; last lines: {seen[-8:]}")
+            try:
+                line = self.lines.get(timeout=left)
+            except queue.Empty:
+                continue
+            if line is None:
+                raise VMError(f"QEMU exited (status {self.process.wait()}) waiting for /{pattern}/; last: {seen[-8:]}")
+            match = regex.search(line)
+            if match:
+                return match, seen
+            seen.append(line)
+
+    def boot(self, timeout=90):
+        self.expect(r"@@BOOTED", timeout)
+        self.boot_seconds = time.monotonic() - self.started
+        self._connect_qmp()
+        return self.boot_seconds
+
+    def sh(self, command, timeout=60):
+        """Runs one shell command line in the guest; returns (exit status, output lines)."""
+        # The quotes keep the marker out of the command text itself; a line of its own lets the
+        # command end in '&'.
+        self.process.stdin.write((command + "\necho @@E''ND $?\n").encode())
+        self.process.stdin.flush()
+        match, output = self.expect(r"@@END (\d+)", timeout)
+        return int(match.group(1)), output
+
+    # MARK: QMP
+
+    def _connect_qmp(self):
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                self.qmp = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                self.qmp.connect(self.qmp_path)
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise VMError("cannot connect to QMP at " + self.qmp_path)
+                time.sleep(0.1)
+        self.qmp_file = self.qmp.makefile("rwb")
+        self._qmp_read()  # greeting
+        self.qmp_command("qmp_capabilities")
+
+    def _qmp_read(self):
+        while True:
+            line = self.qmp_file.readline()
+            if not line:
+                raise VMError("QMP connection closed")
+            message = json.loads(line)
+            if "event" not in message:
+                return message
+
+    def qmp_command(self, name, **arguments):
+        request = {"execute": name}
+        if arguments:
+            request["arguments"] = arguments
+        self.qmp_file.write((json.dumps(request) + "\n").encode())
+        self.qmp_file.flush()
+        reply = self._qmp_read()
+        if "error" in reply:
+            raise VMError(f"QMP {name}: {reply['error']}")
+        return reply.get("return")
+
+    def screendump(self, name):
+        """Takes a screenshot of the display; returns an Image."""
+        path = os.path.join(self.work_dir, name + ".ppm")
+        self.qmp_command("screendump", filename=path)
+        return read_ppm(path)
+
+    def tap(self, x_value, y_value):
+        """Moves the tablet to (x_value, y_value) in 0..32767 and clicks the left button."""
+        self.qmp_command("input-send-event", events=[
+            {"type": "abs", "data": {"axis": "x", "value": x_value}},
+            {"type": "abs", "data": {"axis": "y", "value": y_value}}])
+        self.qmp_command("input-send-event", events=[{"type": "btn", "data": {"down": True, "button": "left"}}])
+        self.qmp_command("input-send-event", events=[{"type": "btn", "data": {"down": False, "button": "left"}}])
+
+    def close(self):
+        try:
+            if self.process.poll() is None:
+                try:
+                    self.process.stdin.write(b"poweroff -f\n")
+                    self.process.stdin.flush()
+                    self.process.wait(timeout=5)
+                except Exception:
+                    pass
+            if self.process.poll() is None:
+                self.process.kill()
+                self.process.wait()
+        finally:
+            self.log.close()
+
+
+# MARK: images
+
+class Image:
+    """Packed RGB pixels, 3 bytes each, rows of width*3 bytes."""
+
+    def __init__(self, width, height, rgb):
+        assert len(rgb) == width * height * 3, "image data does not match its size"
+        self.width = width
+        self.height = height
+        self.rgb = bytes(rgb)
+
+    def pixel(self, x, y):
+        i = (y * self.width + x) * 3
+        return tuple(self.rgb[i:i + 3])
+
+
+def read_ppm(path):
+    data = open(path, "rb").read()
+    fields = []
+    index = 0
+    while len(fields) < 4:
+        while data[index:index + 1].isspace():
+            index += 1
+        if data[index:index + 1] == b"#":
+            index = data.index(b"\n", index) + 1
+            continue
+        start = index
+        while not data[index:index + 1].isspace():
+            index += 1
+        fields.append(data[start:index])
+    index += 1
+    if fields[0] != b"P6" or fields[3] != b"255":
+        raise VMError(f"{path}: not an 8-bit binary PPM")
+    width, height = int(fields[1]), int(fields[2])
+    pixels = data[index:]
+    # QEMU 7.2 pads rows when the width is not a multiple of 4: strip the padding.
+    stride = len(pixels) // height
+    if stride != width * 3:
+        pixels = b"".join(pixels[y * stride:y * stride + width * 3] for y in range(height))
+    return Image(width, height, pixels)
+
+
+def read_raw_xrgb(path, width, height):
+    """A `swell render -o FILE.raw` file: B, G, R, X bytes per pixel, packed rows."""
+    data = open(path, "rb").read()
+    if len(data) != width * height * 4:
+        raise VMError(f"{path}: {len(data)} bytes, expected {width}x{height}x4")
+    rgb = bytearray(width * height * 3)
+    rgb[0::3] = data[2::4]
+    rgb[1::3] = data[1::4]
+    rgb[2::3] = data[0::4]
+    return Image(width, height, rgb)
+
+
+def centred(image, width, height):
+    """`image` centred on a black width x height canvas, cropped where larger (as `swell show` does)."""
+    offset_x = (width - image.width) // 2
+    offset_y = (height - image.height) // 2
+    out = bytearray(width * height * 3)
+    x0, x1 = max(0, offset_x), min(width, offset_x + image.width)
+    for y in range(height):
+        source_y = y - offset_y
+        if 0 <= source_y < image.height and x1 > x0:
+            src = (source_y * image.width + (x0 - offset_x)) * 3
+            out[(y * width + x0) * 3:(y * width + x1) * 3] = image.rgb[src:src + (x1 - x0) * 3]
+    return Image(width, height, out)
+
+
+def rotated_clockwise(image, degrees):
+    """The image turned clockwise by 0, 90, 180 or 270 degrees."""
+    if degrees == 0:
+        return image
+    w, h = image.width, image.height
+    src = image.rgb
+    if degrees == 180:
+        pixels = [src[i:i + 3] for i in range(0, len(src), 3)]
+        return Image(w, h, b"".join(reversed(pixels)))
+    out = bytearray(w * h * 3)
+    # New image is h x w. Clockwise 90: new (nx, ny) shows old (ny, h-1-nx).
+    for ny in range(w):
+        for nx in range(h):
+            if degrees == 90:
+                ox, oy = ny, h - 1 - nx
+            else:  # 270: new (nx, ny) shows old (w-1-ny, nx)
+                ox, oy = w - 1 - ny, nx
+            s = (oy * w + ox) * 3
+            d = (ny * h + nx) * 3
+            out[d:d + 3] = src[s:s + 3]
+    return Image(h, w, out)
+
+
+def compare(actual, expected):
+    """(differing pixels, largest channel difference); sizes must agree."""
+    if (actual.width, actual.height) != (expected.width, expected.height):
+        raise VMError(f"size {actual.width}x{actual.height} differs from {expected.width}x{expected.height}")
+    if actual.rgb == expected.rgb:
+        return 0, 0
+    differing = 0
+    largest = 0
+    a, e = actual.rgb, expected.rgb
+    for i in range(0, len(a), 3):
+        if a[i:i + 3] != e[i:i + 3]:
+            differing += 1
+            largest = max(largest, abs(a[i] - e[i]), abs(a[i + 1] - e[i + 1]), abs(a[i + 2] - e[i + 2]))
+    return differing, largest
+
+
+def centroid_of_changes(image, background):
+    """The mean position of pixels that differ from `background` (an RGB tuple), and their count."""
+    bg = bytes(background)
+    total_x = total_y = count = 0
+    w = image.width
+    rgb = image.rgb
+    for y in range(image.height):
+        row = rgb[y * w * 3:(y + 1) * w * 3]
+        if row == bg * w:
+            continue
+        for x in range(w):
+            if row[x * 3:x * 3 + 3] != bg:
+                total_x += x + 0.5
+                total_y += y + 0.5
+                count += 1
+    if count == 0:
+        return None, 0
+    return (total_x / count, total_y / count), count
+
+
+def write_png(image, path):
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+    stride = image.width * 3
+    raw = b"".join(b"\x00" + image.rgb[y * stride:(y + 1) * stride] for y in range(image.height))
+    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", image.width, image.height, 8, 2, 0, 0, 0))
+    png += chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b"")
+    with open(path + ".tmp", "wb") as f:
+        f.write(png)
+    os.replace(path + ".tmp", path)
