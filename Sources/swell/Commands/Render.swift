@@ -19,6 +19,7 @@ let renderVerb = Verb(
         .option("output", "FILE", "where to write (-o); .raw or .png"),
         .option("repeat", "N", "render N times and print median_ms and p95_ms"),
         .option("threads", "N", "render bands on N threads (default: one per core)"),
+        .option("band-rows", "N", "rows per band (default: four bands per thread; the pixels do not change)"),
     ],
     run: runRender)
 
@@ -52,7 +53,8 @@ private func runRender(_ arguments: ParsedArguments) throws -> Int32 {
     let kind = try outputPath.map { try ImageFileKind(path: $0) }
     let frame = try loadFrame(arguments.positional[0])
     let threads = try arguments.integer("threads", default: onlineCores(), in: 1...256)
-    let renderer = FrameRenderer(threads: threads)
+    let bandRows = try arguments["band-rows"].map { _ in try arguments.integer("band-rows", default: 0, in: 1...16384) }
+    let renderer = FrameRenderer(threads: threads, bandHeight: bandRows)
     let buffer = PixelBuffer(width: frame.width, height: frame.height)
     renderer.render(frame, into: buffer.surface)
     if repeats > 0 {

@@ -1,0 +1,126 @@
+/// Lane helpers shared by the wave kernels, written without lane masks.
+///
+/// `replace(with:where:)` and `pointwiseMin` compile to mask round trips and lane extracts in
+/// these kernels (measured: 47 % of a stroke frame went to mask shuffling in the row loop), so
+/// the hot paths select with integer bit operations instead: the sign bit of a − b, spread over
+/// the lane by an arithmetic shift, picks a or b. Exact for finite inputs (and infinities).
+
+@usableFromInline @_transparent
+func laneAbs(_ a: LaneFloats) -> LaneFloats {
+    unsafeBitCast(unsafeBitCast(a, to: PixelVector.self) & PixelVector(repeating: 0x7FFF_FFFF), to: LaneFloats.self)
+}
+
+/// Per lane: a where `selector` is negative, else b.
+@usableFromInline @_transparent
+func laneSelectNegative(_ selector: LaneFloats, _ a: LaneFloats, _ b: LaneFloats) -> LaneFloats {
+    let mask = unsafeBitCast(selector, to: LaneInts.self) &>> 31
+    let ai = unsafeBitCast(a, to: LaneInts.self)
+    let bi = unsafeBitCast(b, to: LaneInts.self)
+    return unsafeBitCast(bi ^ ((ai ^ bi) & mask), to: LaneFloats.self)
+}
+
+@usableFromInline @_transparent
+func laneMin(_ a: LaneFloats, _ b: LaneFloats) -> LaneFloats {
+    laneSelectNegative(a - b, a, b)
+}
+
+@usableFromInline @_transparent
+func laneMax(_ a: LaneFloats, _ b: LaneFloats) -> LaneFloats {
+    laneSelectNegative(a - b, b, a)
+}
+
+@usableFromInline @_transparent
+func laneClamp01(_ a: LaneFloats) -> LaneFloats {
+    laneMin(laneMax(a, LaneFloats(repeating: 0)), LaneFloats(repeating: 1))
+}
+
+/// Lane permutations for the reductions below (they compile to vpshufd / lane blends).
+@usableFromInline @_transparent
+func swapHalves(_ v: LaneFloats) -> LaneFloats { LaneFloats(lowHalf: v.highHalf, highHalf: v.lowHalf) }
+
+@usableFromInline @_transparent
+func swapQuarters(_ v: LaneFloats) -> LaneFloats {
+    LaneFloats(
+        lowHalf: SIMD8(lowHalf: v.lowHalf.highHalf, highHalf: v.lowHalf.lowHalf),
+        highHalf: SIMD8(lowHalf: v.highHalf.highHalf, highHalf: v.highHalf.lowHalf))
+}
+
+@usableFromInline @_transparent
+func swapPairs(_ v: LaneFloats) -> LaneFloats {
+    LaneFloats(v[2], v[3], v[0], v[1], v[6], v[7], v[4], v[5], v[10], v[11], v[8], v[9], v[14], v[15], v[12], v[13])
+}
+
+@usableFromInline @_transparent
+func swapNeighbours(_ v: LaneFloats) -> LaneFloats {
+    LaneFloats(v[1], v[0], v[3], v[2], v[5], v[4], v[7], v[6], v[9], v[8], v[11], v[10], v[13], v[12], v[15], v[14])
+}
+
+/// The smallest lane, by a four-step tree of lane minima (`SIMD.min()` is a branchy generic
+/// loop of ~150 instructions; this is ~30).
+@usableFromInline @_transparent
+func laneMinimum(_ v: LaneFloats) -> Float {
+    var m = laneMin(v, swapHalves(v))
+    m = laneMin(m, swapQuarters(m))
+    m = laneMin(m, swapPairs(m))
+    m = laneMin(m, swapNeighbours(m))
+    return m[0]
+}
+
+/// The largest lane (see `laneMinimum`).
+@usableFromInline @_transparent
+func laneMaximum(_ v: LaneFloats) -> Float {
+    var m = laneMax(v, swapHalves(v))
+    m = laneMax(m, swapQuarters(m))
+    m = laneMax(m, swapPairs(m))
+    m = laneMax(m, swapNeighbours(m))
+    return m[0]
+}
+
+/// 0, 1, …, 15: the column offset of each lane within a group.
+@usableFromInline @_transparent
+var laneOffsets: LaneFloats {
+    LaneFloats(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+}
+
+/// The mean over t in [0, 1] of clamp(u(t), 0, 1) for u linear from `start` to `end`, per lane
+/// (not clamped to [0, 1]: it may overshoot by rounding, so callers clamp the final coverage).
+///
+/// This is the fraction of a pixel row covered by the region below a straight boundary
+/// across one (sub-)column: with u = (bottom of the row) − y(t), clamp(u, 0, 1) is how much of
+/// the row's height at t lies below the boundary. With m = max(u, 0) and c = min(m, 1), an
+/// antiderivative of clamp is G(u) = c²/2 + (m − c), and the mean is (G(end) − G(start)) /
+/// (end − start), whichever way round the line runs. The two parts are subtracted separately:
+/// ½(c₁ − c₀)(c₁ + c₀) vanishes exactly when both ends are beyond the row, and m − c = u − 1 is
+/// exact for u ≥ 1, so a line entirely below the row gives exactly the same subtraction as
+/// end − start, i.e. 1, however far away it is. Adding ε·(c₀ + c₁)/2 to the numerator and ε
+/// (with the sign of end − start) to the denominator turns a nearly flat line into its
+/// trapezoid value without a branch: bias ≤ ε/4, rounding ≤ ~1e-7/ε, both ≤ 1e-3 (ε = 1e-4).
+@usableFromInline @_transparent
+func meanClampedLine(_ start: LaneFloats, _ end: LaneFloats) -> LaneFloats {
+    let zero = LaneFloats(repeating: 0)
+    let one = LaneFloats(repeating: 1)
+    let m0 = laneMax(start, zero)
+    let m1 = laneMax(end, zero)
+    let c0 = laneMin(m0, one)
+    let c1 = laneMin(m1, one)
+    let numerator = 0.5 * (c1 - c0) * (c1 + c0) + ((m1 - c1) - (m0 - c0))
+    let run = end - start
+    // ε with the sign of `run` (+ε for a run of exactly 0).
+    let signBit = unsafeBitCast(run, to: PixelVector.self) & PixelVector(repeating: 0x8000_0000)
+    let epsilon = unsafeBitCast(signBit | PixelVector(repeating: (1e-4 as Float).bitPattern), to: LaneFloats.self)
+    return (numerator + epsilon * 0.5 * (c0 + c1)) / (run + epsilon)
+}
+
+/// x − floor(x), in Double (used once per group or per op, never per pixel).
+@inlinable @inline(__always)
+func fractionalPart(_ x: Double) -> Double {
+    x - x.rounded(.down)
+}
+
+/// Converts a finite row bound to Int after clamping it to [low, high].
+@inlinable @inline(__always)
+func clampedRow(_ value: Float, low: Int, high: Int) -> Int {
+    if !(value > Float(low)) { return low }
+    if !(value < Float(high)) { return high }
+    return Int(value)
+}

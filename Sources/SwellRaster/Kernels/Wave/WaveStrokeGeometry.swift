@@ -1,0 +1,92 @@
+/// The centre line of a stroked wave, y = g(x) = baseline + e(x)·A·sin(ωx + φ) on 0 ≤ x ≤ L,
+/// with the bounds the stroke kernel uses to pick its path and sub-columns.
+@usableFromInline
+struct WaveStrokeGeometry {
+    @usableFromInline let baseline: Double
+    @usableFromInline let amplitude: Double
+    @usableFromInline let angular: Double
+    @usableFromInline let phase: Double
+    @usableFromInline let length: Double
+    @usableFromInline let parabola: Bool
+    /// Half the stroke width.
+    @usableFromInline let radius: Double
+    /// Upper bounds of |g'| and |g''| over 0...L.
+    @usableFromInline let slopeBound: Double
+    @usableFromInline let curvatureBound: Double
+
+    @inlinable
+    init(_ stroke: WaveStroke, amplitude: Double) {
+        baseline = stroke.wave.baseline
+        self.amplitude = amplitude
+        angular = 2 * Double.pi / stroke.wave.wavelength
+        phase = stroke.wave.phase
+        length = stroke.length
+        parabola = stroke.envelope == .parabola
+        radius = stroke.width / 2
+        let a = abs(amplitude)
+        let w = abs(angular)
+        if parabola {
+            // e ≤ 1, |e'| ≤ 4/L, |e''| = 8/L².
+            let e1 = 4 / length
+            let e2 = 8 / (length * length)
+            slopeBound = a * (e1 + w)
+            curvatureBound = a * (e2 + 2 * e1 * w + w * w)
+        } else {
+            slopeBound = a * w
+            curvatureBound = a * w * w
+        }
+    }
+
+    /// g at x (Double, libm sine: used only by the robust path, once per polyline vertex).
+    @inlinable
+    func centre(_ x: Double) -> Double {
+        var e = 1.0
+        if parabola {
+            let u = (x - length / 2) * (2 / length)
+            e = 1 - u * u
+        }
+        return baseline + e * amplitude * doubleSine(angular * x + phase)
+    }
+
+    /// g'(x) (Double, once per op for the caps).
+    @inlinable
+    func slope(_ x: Double) -> Double {
+        let s = doubleSine(angular * x + phase)
+        let c = doubleSine(angular * x + phase + Double.pi / 2)
+        guard parabola else { return amplitude * angular * c }
+        let u = (x - length / 2) * (2 / length)
+        let e = 1 - u * u
+        let e1 = -2 * u * (2 / length)
+        return amplitude * (e1 * s + e * angular * c)
+    }
+
+    /// Whether the vertical cross-section g ± r·√(1 + g'²) plus its second-order correction is
+    /// accurate: the curvature times the half width (scaled by the slope, which stretches the
+    /// vertical cross-section) must be small. Otherwise the robust envelope path is used.
+    @inlinable
+    var isGentle: Bool {
+        let stretch = 1 + slopeBound * slopeBound
+        return radius * curvatureBound * stretch <= 0.02 && slopeBound <= 8
+    }
+}
+
+/// sin in Double for the robust path. The Swift standard library has no sine without
+/// Foundation, so the robust path reduces to [−π/2, π/2] and sums the Taylor series (error < 1e-13).
+@inlinable
+func doubleSine(_ angle: Double) -> Double {
+    let turns = angle / (2 * Double.pi)
+    var t = turns - turns.rounded()  // [−½, ½]
+    if t > 0.25 { t = 0.5 - t } else if t < -0.25 { t = -0.5 - t }
+    let x = t * 2 * Double.pi
+    let x2 = x * x
+    // Taylor to degree 17: truncation error (π/2)^19/19! < 1e-13.
+    var p = 1.0 / 355_687_428_096_000.0
+    p = p * x2 - 1.0 / 1_307_674_368_000.0
+    p = p * x2 + 1.0 / 6_227_020_800.0
+    p = p * x2 - 1.0 / 39_916_800.0
+    p = p * x2 + 1.0 / 362_880.0
+    p = p * x2 - 1.0 / 5_040.0
+    p = p * x2 + 1.0 / 120.0
+    p = p * x2 - 1.0 / 6.0
+    return x + x * x2 * p
+}

@@ -1,0 +1,268 @@
+import Foundation
+import SwellRaster
+import Testing
+
+/// strokeWave against the capsule-union reference (ReferenceWave.strokeCoverage, 256 sub-rows).
+@Suite struct WaveStrokeAccuracyTests {
+    static func randomStroke(
+        _ random: inout SeededRandom, width: Int, height: Int, wavelengths: ClosedRange<Double>,
+        amplitudes: ClosedRange<Double> = -30...30, widths: ClosedRange<Double> = 0.2...12
+    ) -> WaveStroke {
+        let logLambda = random.uniform(log2(wavelengths.lowerBound)...log2(wavelengths.upperBound))
+        let wave = Wave(
+            baseline: random.uniform(0...Double(height)), amplitude: random.uniform(amplitudes),
+            wavelength: exp2(logLambda), phase: random.uniform(0...(2 * Double.pi)))
+        let length = random.uniform(0...1) < 0.5 ? Double(width) : random.uniform(4...(Double(width) + 10))
+        return WaveStroke(
+            wave: wave, envelope: random.uniform(0...1) < 0.5 ? .parabola : .none, width: random.uniform(widths),
+            length: length)
+    }
+
+    static func check(_ stroke: WaveStroke, width: Int, height: Int, clip: ClipRect? = nil) -> CoverageError {
+        let kernel = CoverageMap.drawnByKernel(.waveStroke(stroke), width: width, height: height, clip: clip)
+        let reference = ReferenceWave.strokeCoverage(stroke, width: width, height: height)
+        return CoverageError(kernel: kernel, reference: reference)
+    }
+
+    static func run(
+        seed: UInt64, count: Int, label: String, wavelengths: ClosedRange<Double>,
+        amplitudes: ClosedRange<Double> = -30...30, widths: ClosedRange<Double> = 0.2...12
+    ) {
+        var random = SeededRandom(seed: seed)
+        var worstMax = 0.0
+        var worstMean = 0.0
+        var meanSum = 0.0
+        for index in 0..<count {
+            let width = Int(random.uniform(17...97))
+            let height = Int(random.uniform(20...70))
+            let stroke = randomStroke(
+                &random, width: width, height: height, wavelengths: wavelengths, amplitudes: amplitudes, widths: widths)
+            let error = check(stroke, width: width, height: height)
+            worstMax = max(worstMax, error.maximum)
+            worstMean = max(worstMean, error.meanOverEdges)
+            meanSum += error.meanOverEdges
+            #expect(error.maximum <= 0.05, "\(label) op \(index) \(stroke): \(error)")
+            #expect(error.meanOverEdges <= 0.005, "\(label) op \(index) \(stroke): \(error)")
+        }
+        print(
+            "wave-stroke \(label): worst max \(worstMax), worst edge mean \(worstMean), average edge mean \(meanSum / Double(count))"
+        )
+    }
+
+    /// Long gentle waves like the bench lists' (mostly the fast path, robust at the caps).
+    @Test func gentleRandomStrokesMatchTheReference() {
+        Self.run(seed: 21, count: 200, label: "gentle", wavelengths: 80...3000)
+    }
+
+    /// Short wavelengths and wide strokes: mostly the robust envelope path.
+    @Test func bentRandomStrokesMatchTheReference() {
+        Self.run(seed: 22, count: 150, label: "bent", wavelengths: 4...80)
+    }
+
+    @Test func randomColoursOverRandomBackgrounds() {
+        var random = SeededRandom(seed: 23)
+        for index in 0..<120 {
+            let width = Int(random.uniform(17...80))
+            let height = Int(random.uniform(20...50))
+            let stroke = Self.randomStroke(&random, width: width, height: height, wavelengths: 6...2000)
+            let color = Color(
+                r: random.uniform(0...1), g: random.uniform(0...1), b: random.uniform(0...1),
+                a: random.uniform(0.05...1))
+            let background = (0..<(width * height)).map { _ in
+                UInt32.random(in: 0...0xFF_FFFF, using: &random) | 0xFF00_0000
+            }
+            let reference = ReferenceWave.strokeCoverage(stroke, width: width, height: height)
+            let mismatches = compositeMismatches(
+                shape: .waveStroke(stroke), color: color, background: background, width: width, height: height,
+                reference: reference)
+            #expect(mismatches == 0, "op \(index) \(stroke) \(color)")
+        }
+    }
+
+    /// A straight stroke is a capsule: a rectangle with half discs at both ends (round caps).
+    @Test func straightStrokeIsACapsuleWithRoundCaps() {
+        let stroke = WaveStroke(
+            wave: Wave(baseline: 15.5, amplitude: 0, wavelength: 30, phase: 0), envelope: .none, width: 9, length: 20)
+        let map = CoverageMap.drawnByKernel(.waveStroke(stroke), width: 40, height: 30)
+        let total = map.values.reduce(0, +)
+        // The frame starts at x = 0, so only the right cap is visible: its tip is at x = 24.5.
+        let area = 20 * 9 + Double.pi * 4.5 * 4.5 / 2
+        #expect(abs(total - area) <= 0.2, "area \(total) vs \(area)")
+        #expect(map[24, 15] > 0.2 && map[24, 15] < 0.6)  // round: the tip column is half covered
+        #expect(map[24, 11] == 0 && map[25, 15] == 0)
+        #expect(map[10, 15] == 1)
+        #expect(map[10, 10] == 0 && map[10, 20] == 0)
+        let error = CoverageError(kernel: map, reference: ReferenceWave.strokeCoverage(stroke, width: 40, height: 30))
+        #expect(error.maximum <= 0.05 && error.meanOverEdges <= 0.005, "\(error)")
+    }
+
+    @Test(arguments: [0.05, 0.3, 0.8])
+    func subPixelWidthsMatchTheReference(width: Double) {
+        let stroke = WaveStroke(
+            wave: Wave(baseline: 20, amplitude: 12, wavelength: 70, phase: 0.2), envelope: .parabola, width: width,
+            length: 60)
+        let error = Self.check(stroke, width: 64, height: 40)
+        #expect(error.maximum <= 0.05 && error.meanOverEdges <= 0.005, "\(error)")
+    }
+
+    @Test func negativeAmplitudeAndHugeWavelength() {
+        for wave in [
+            Wave(baseline: 25, amplitude: -18, wavelength: 45, phase: 2),
+            Wave(baseline: 25, amplitude: 18, wavelength: 1e7, phase: 1),
+        ] {
+            let stroke = WaveStroke(wave: wave, envelope: .none, width: 4, length: 70)
+            let error = Self.check(stroke, width: 72, height: 50)
+            #expect(error.maximum <= 0.05 && error.meanOverEdges <= 0.005, "\(wave): \(error)")
+        }
+    }
+
+    /// Wavelengths of a few pixels: the stroke is a dense zig-zag. 0.5 and 2 px still meet the
+    /// usual tolerances; 0.1 px (the reference's own polyline is then coarse) is checked for
+    /// safety and plausible column sums only.
+    @Test(arguments: [0.1, 0.5, 2.0])
+    func tinyWavelengthsArePlausible(wavelength: Double) {
+        let stroke = WaveStroke(
+            wave: Wave(baseline: 30, amplitude: 15, wavelength: wavelength, phase: 0.3), envelope: .parabola,
+            width: 1.5,
+            length: 48)
+        let kernel = CoverageMap.drawnByKernel(.waveStroke(stroke), width: 48, height: 60)
+        let reference = ReferenceWave.strokeCoverage(stroke, width: 48, height: 60)
+        var worstColumn = 0.0
+        for i in 0..<48 {
+            var k = 0.0
+            var r = 0.0
+            for j in 0..<60 {
+                k += kernel[i, j]
+                r += reference[i, j]
+                #expect(kernel[i, j] >= 0 && kernel[i, j] <= 1)
+            }
+            worstColumn = max(worstColumn, abs(k - r))
+        }
+        let error = CoverageError(kernel: kernel, reference: reference)
+        print("wave-stroke wavelength \(wavelength): \(error), worst column sum difference \(worstColumn)")
+        #expect(worstColumn <= 0.2)
+        if wavelength >= 0.5 { #expect(error.maximum <= 0.05 && error.meanOverEdges <= 0.005, "\(error)") }
+    }
+
+    @Test(arguments: [
+        WaveStroke(
+            wave: Wave(baseline: 10, amplitude: 5, wavelength: 30, phase: 0), envelope: .none, width: 0, length: 20),
+        WaveStroke(
+            wave: Wave(baseline: 10, amplitude: 5, wavelength: 30, phase: 0), envelope: .none, width: -3, length: 20),
+        WaveStroke(
+            wave: Wave(baseline: 10, amplitude: 5, wavelength: 30, phase: 0), envelope: .none, width: .nan, length: 20),
+        WaveStroke(
+            wave: Wave(baseline: 10, amplitude: 5, wavelength: 30, phase: 0), envelope: .parabola, width: 3, length: 0),
+        WaveStroke(
+            wave: Wave(baseline: 10, amplitude: 5, wavelength: 30, phase: 0), envelope: .none, width: 3,
+            length: .infinity),
+        WaveStroke(
+            wave: Wave(baseline: .infinity, amplitude: 5, wavelength: 30, phase: 0), envelope: .none, width: 3,
+            length: 20),
+        WaveStroke(
+            wave: Wave(baseline: 10, amplitude: .nan, wavelength: 30, phase: 0), envelope: .none, width: 3, length: 20),
+        WaveStroke(
+            wave: Wave(baseline: 10, amplitude: 5, wavelength: 0, phase: 0), envelope: .none, width: 3, length: 20),
+        WaveStroke(
+            wave: Wave(baseline: 10, amplitude: 5, wavelength: 30, phase: -.infinity), envelope: .none, width: 3,
+            length: 20),
+        WaveStroke(
+            wave: Wave(baseline: -1e9, amplitude: 5, wavelength: 30, phase: 0), envelope: .none, width: 3, length: 20),
+        WaveStroke(
+            wave: Wave(baseline: 1e9, amplitude: 5, wavelength: 30, phase: 0), envelope: .none, width: 3, length: 20),
+    ])
+    func degenerateStrokesDrawNothing(stroke: WaveStroke) {
+        let map = CoverageMap.drawnByKernel(.waveStroke(stroke), width: 24, height: 20)
+        #expect(map.values.allSatisfy { $0 == 0 })
+    }
+
+    @Test func extremeParametersAreSafe() {
+        let strokes = [
+            WaveStroke(
+                wave: Wave(baseline: 10, amplitude: 1e300, wavelength: 3, phase: 0), envelope: .none, width: 3,
+                length: 30),
+            WaveStroke(
+                wave: Wave(baseline: 10, amplitude: 5, wavelength: 1e-9, phase: 0), envelope: .none, width: 3,
+                length: 30),
+            WaveStroke(
+                wave: Wave(baseline: 10, amplitude: 5, wavelength: 30, phase: 0), envelope: .none, width: 1e300,
+                length: 30),
+            WaveStroke(
+                wave: Wave(baseline: 10, amplitude: 5, wavelength: 30, phase: 0), envelope: .parabola, width: 3,
+                length: 1e-9),
+            WaveStroke(
+                wave: Wave(baseline: 10, amplitude: 5, wavelength: 30, phase: 0), envelope: .parabola, width: 1e-300,
+                length: 1e-300),
+            WaveStroke(
+                wave: Wave(baseline: 10, amplitude: 40, wavelength: 2e-6, phase: 1e300), envelope: .parabola, width: 2,
+                length: 30),
+            WaveStroke(
+                wave: Wave(baseline: 10, amplitude: -7, wavelength: -13, phase: -1e12), envelope: .none, width: 0.01,
+                length: 1e300),
+        ]
+        for stroke in strokes {
+            let map = CoverageMap.drawnByKernel(.waveStroke(stroke), width: 33, height: 20)
+            #expect(map.values.allSatisfy { $0 >= 0 && $0 <= 1 })
+        }
+        // A stroke wider than the frame covers it.
+        let wide = CoverageMap.drawnByKernel(.waveStroke(strokes[2]), width: 33, height: 20)
+        #expect(wide.values.allSatisfy { $0 == 1 })
+    }
+
+    /// Frame widths that leave a partial SIMD group at the right edge (and one narrower than a
+    /// group): the tail lanes must be drawn as accurately as the full ones.
+    @Test(arguments: [1, 7, 15, 17, 31, 33, 47])
+    func oddFrameWidthsMatchTheReference(width: Int) {
+        let stroke = WaveStroke(
+            wave: Wave(baseline: 12.3, amplitude: 6, wavelength: 29, phase: 0.8), envelope: .none, width: 3.5,
+            length: Double(width) + 5)
+        let error = Self.check(stroke, width: width, height: 25)
+        #expect(error.maximum <= 0.05 && error.meanOverEdges <= 0.005, "width \(width): \(error)")
+        #expect(error.edgePixels > 0)
+    }
+
+    @Test func pixelsOutsideTheClipAreUnchanged() {
+        let stroke = WaveStroke(
+            wave: Wave(baseline: 25, amplitude: 12, wavelength: 40, phase: 1), envelope: .parabola, width: 5, length: 53
+        )
+        let clip = ClipRect(x0: 5, y0: 14, x1: 41, y1: 31)
+        let clipped = CoverageMap.drawnByKernel(.waveStroke(stroke), width: 53, height: 50, clip: clip)
+        let whole = CoverageMap.drawnByKernel(.waveStroke(stroke), width: 53, height: 50)
+        for j in 0..<50 {
+            for i in 0..<53 {
+                let inside = i >= 5 && i < 41 && j >= 14 && j < 31
+                // Groups sit at absolute multiples of 16 and rows are relative to the op's own
+                // origin, so a clipped draw gives exactly the unclipped pixels inside the clip.
+                if inside {
+                    #expect(clipped[i, j] == whole[i, j], "pixel \(i), \(j)")
+                } else {
+                    #expect(clipped[i, j] == 0, "pixel \(i), \(j)")
+                }
+            }
+        }
+    }
+
+    @Test func rowPaddingIsNeverWritten() {
+        let width = 45
+        let height = 30
+        let stride = width * 4 + 36
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: stride * height, alignment: 64)
+        defer { memory.deallocate() }
+        memory.initializeMemory(as: UInt8.self, repeating: 0xA5, count: stride * height)
+        let buffer = PixelBuffer(wrapping: memory, width: width, height: height, stride: stride)
+        let stroke = WaveStroke(
+            wave: Wave(baseline: 15, amplitude: 9, wavelength: 33, phase: 0), envelope: .none, width: 6, length: 60)
+        draw(
+            DrawCommand(.waveStroke(stroke), color: Color(r: 0, g: 1, b: 0, a: 0.8)), on: buffer.surface,
+            within: buffer.surface.bounds)
+        let bytes = memory.assumingMemoryBound(to: UInt8.self)
+        var changed = 0
+        for j in 0..<height {
+            for b in (width * 4)..<stride where bytes[j * stride + b] != 0xA5 { changed += 1 }
+        }
+        #expect(changed == 0)
+        var touchedLastColumn = false
+        for j in 0..<height where buffer.surface.pixel(x: width - 1, y: j) != 0xA5A5_A5A5 { touchedLastColumn = true }
+        #expect(touchedLastColumn)
+    }
+}
