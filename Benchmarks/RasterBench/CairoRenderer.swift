@@ -58,6 +58,7 @@ final class CairoRenderer {
                 cairo_fill(cr)
             case .waveFill(let wave): fillWave(wave)
             case .waveStroke(let stroke): strokeWave(stroke)
+            case .path(let path): fillPath(path)
             }
             if command.clip != nil { cairo_restore(cr) }
         }
@@ -76,6 +77,33 @@ final class CairoRenderer {
             cairo_arc(context, ring.centerX, ring.centerY, ring.radius + halfWidth, 0, 2 * Double.pi)
             cairo_fill(context)
         }
+    }
+
+    /// A closed path, non-zero winding; quadratics become the equivalent cubics.
+    private func fillPath(_ path: Path) {
+        var current = (x: 0.0, y: 0.0)
+        var start = current
+        for element in path.elements {
+            switch element {
+            case .move(let x, let y):
+                cairo_move_to(context, x, y)
+                current = (x, y)
+                start = current
+            case .line(let x, let y):
+                cairo_line_to(context, x, y)
+                current = (x, y)
+            case .quad(let cx, let cy, let x, let y):
+                cairo_curve_to(
+                    context, current.x + 2 / 3 * (cx - current.x), current.y + 2 / 3 * (cy - current.y),
+                    x + 2 / 3 * (cx - x), y + 2 / 3 * (cy - y), x, y)
+                current = (x, y)
+            case .close:
+                cairo_close_path(context)
+                current = start
+            }
+        }
+        cairo_set_fill_rule(context, CAIRO_FILL_RULE_WINDING)
+        cairo_fill(context)
     }
 
     /// y ≥ f(x): the curve through one vertex per pixel column, closed along the bottom edge.
