@@ -25,7 +25,7 @@ import Testing
     static let tolerance = 2
 
     /// Cases whose goldens wait for a kernel that is not on main yet (they draw nothing now).
-    static let pending: Set<String> = ["wave", "waveform", "flow", "layers"]
+    static let pending: Set<String> = []
 
     @Test(arguments: GoldenCase.all)
     func sceneMatchesItsGoldens(_ golden: GoldenCase) throws {
