@@ -49,6 +49,29 @@ import Testing
         #expect(mask.alpha(at: 0) == 0 && mask.alpha(at: 26.5) == 1 && abs(mask.alpha(at: 15.25) - 0.5) < 1e-12)
     }
 
+    @Test func gradientMaskWiderThanOneTile() {
+        // 1100 columns: the ramp is computed in tiles of 512; every column must follow the stops.
+        var random = SeededRandom(seed: 4)
+        let drawn = Self.filled(1100, 2, &random)
+        let below = Self.filled(1100, 2, &random)
+        let original = drawn.packedBytes()
+        let mask = HorizontalGradientMask(stops: [
+            MaskStop(x: 0, alpha: 0), MaskStop(x: 550, alpha: 1), MaskStop(x: 1100, alpha: 0),
+        ])
+        applyLayerMask(drawn.surface, below: below.surface, mask, clip: ClipRect(x0: 3, y0: 0, x1: 1100, y1: 2))
+        for y in 0..<2 {
+            for x in 3..<1100 {
+                let offset = (y * 1100 + x) * 4
+                let before =
+                    UInt32(original[offset]) | UInt32(original[offset + 1]) << 8 | UInt32(original[offset + 2]) << 16
+                let expected = Self.channelMix(below.surface.pixel(x: x, y: y), before, mask.alpha(at: Double(x) + 0.5))
+                let after = drawn.surface.pixel(x: x, y: y)
+                let got = [16, 8, 0].map { Int((after >> UInt32($0)) & 0xFF) }
+                for c in 0..<3 { #expect(abs(got[c] - expected[c]) <= 1, "(\(x), \(y))") }
+            }
+        }
+    }
+
     @Test func imageCompositeAtAlphaAndThroughAPath() {
         var random = SeededRandom(seed: 9)
         let image = Self.filled(37, 9, &random)

@@ -169,4 +169,35 @@ import Testing
         let error = CoverageError(kernel: kernel, reference: reference)
         #expect(error.maximum <= 0.05 && error.meanOverEdges <= 0.005, "\(error)")
     }
+
+    @Test func pathsAcrossSeveralTilesMatchTheReference() {
+        // 1100 px wide: three column tiles. The top and bottom edges cross every tile boundary;
+        // the left edge is a quadratic that goes back on itself in y and lies wholly left of the
+        // second and third tiles (where only its end points count); a small hole sits in tile 3.
+        var path = Path()
+        path.move(to: 20, 4.5)
+        path.quad(control: 1050, -6, to: 1080.25, 10)
+        path.line(to: 1085.5, 36)
+        path.quad(control: 500, 60, to: 30, 30)
+        path.quad(control: -20, 45, to: 20, 4.5)
+        path.close()
+        path.move(to: 1000.5, 15)
+        path.line(to: 1000.5, 25.25)
+        path.quad(control: 1020, 30, to: 1040, 25)
+        path.line(to: 1040, 15)
+        path.close()
+        let kernel = CoverageMap.drawnByKernel(.path(path), width: 1100, height: 40)
+        let reference = referencePathCoverage(path, width: 1100, height: 40, subRows: 128)
+        let error = CoverageError(kernel: kernel, reference: reference)
+        #expect(error.maximum <= 0.05 && error.meanOverEdges <= 0.005, "\(error)")
+        #expect(kernel[700, 20] == 1 && kernel[1020, 20] == 0)
+        // Clipped to the middle of the second tile only: the same pixels there, nothing outside.
+        let clip = ClipRect(x0: 600, y0: 0, x1: 700, y1: 40)
+        let clipped = CoverageMap.drawnByKernel(.path(path), width: 1100, height: 40, clip: clip)
+        for j in 0..<40 {
+            for i in [0, 599, 600, 650, 699, 700, 1099] {
+                #expect(clipped[i, j] == (i >= 600 && i < 700 ? kernel[i, j] : 0), "(\(i), \(j))")
+            }
+        }
+    }
 }

@@ -40,51 +40,59 @@ public struct HorizontalGradientMask: Equatable, Sendable {
     }
 }
 
+/// Columns per pass: the ramp for this many columns lives in a stack buffer (no allocation).
+public let layerMaskTileColumns = 512
+
 @inlinable
-public func applyLayerMask(_ surface: PixelSurface, below: PixelSurface, _ mask: HorizontalGradientMask, clip: ClipRect)
-{
+public func applyLayerMask(_ surface: PixelSurface, below: PixelSurface, _ mask: HorizontalGradientMask, clip: ClipRect) {
     let area = clip.intersection(surface.bounds).intersection(below.bounds)
     guard !area.isEmpty, let first = mask.stops.first else { return }
-    let columns = area.x1 - area.x0
-    withUnsafeTemporaryAllocation(of: Float.self, capacity: columns + laneCount) { buffer in
-        let alphas = buffer.baseAddress!
-        // The ramp once per column, sixteen at a time: a sum of clamped linear pieces.
-        var lane = LaneFloats(repeating: 0)
-        for i in 0..<laneCount { lane[i] = Float(i) }
-        let zero = LaneFloats(repeating: 0)
-        let one = LaneFloats(repeating: 1)
-        var x = 0
-        while x < columns {
-            let centre = lane + Float(area.x0 + x) + 0.5
-            var value = LaneFloats(repeating: Float(first.alpha))
-            for k in 1..<max(mask.stops.count, 1) where k < mask.stops.count {
-                let a = mask.stops[k - 1]
-                let b = mask.stops[k]
-                guard b.x > a.x else { continue }
-                var t = (centre - Float(a.x)) * Float(1 / (b.x - a.x))
-                t.replace(with: zero, where: t .< zero)
-                t.replace(with: one, where: t .> one)
-                value += t * Float(b.alpha - a.alpha)
-            }
-            value.replace(with: zero, where: value .< zero)
-            value.replace(with: one, where: value .> one)
-            UnsafeMutableRawPointer(alphas + x).storeBytes(of: value, as: LaneFloats.self)
-            x += laneCount
-        }
-        // m = 1 keeps the layer, m = 0 restores what was below: mix(drawn, below, 1 − m).
-        for y in area.y0..<area.y1 {
-            let row = surface.row(y) + area.x0
-            let under = below.row(y) + area.x0
-            var x = 0
-            while x < columns {
-                let count = min(laneCount, columns - x)
-                let m = UnsafeRawPointer(alphas + x).loadUnaligned(as: LaneFloats.self)
-                if count == laneCount && all(m .>= one) {
-                    x += count
-                    continue
+    var ramp = InlineArray<528, Float>(repeating: 0)  // layerMaskTileColumns + one vector
+    withUnsafeMutablePointer(to: &ramp) { storage in
+        storage.withMemoryRebound(to: Float.self, capacity: 528) { alphas in
+            var lane = LaneFloats(repeating: 0)
+            for i in 0..<laneCount { lane[i] = Float(i) }
+            let zero = LaneFloats(repeating: 0)
+            let one = LaneFloats(repeating: 1)
+            var tileLeft = area.x0
+            while tileLeft < area.x1 {
+                let columns = min(layerMaskTileColumns, area.x1 - tileLeft)
+                // The ramp once per column, sixteen at a time: a sum of clamped linear pieces.
+                var x = 0
+                while x < columns {
+                    let centre = lane + Float(tileLeft + x) + 0.5
+                    var value = LaneFloats(repeating: Float(first.alpha))
+                    for k in 1..<max(mask.stops.count, 1) where k < mask.stops.count {
+                        let a = mask.stops[k - 1]
+                        let b = mask.stops[k]
+                        guard b.x > a.x else { continue }
+                        var t = (centre - Float(a.x)) * Float(1 / (b.x - a.x))
+                        t.replace(with: zero, where: t .< zero)
+                        t.replace(with: one, where: t .> one)
+                        value += t * Float(b.alpha - a.alpha)
+                    }
+                    value.replace(with: zero, where: value .< zero)
+                    value.replace(with: one, where: value .> one)
+                    UnsafeMutableRawPointer(alphas + x).storeBytes(of: value, as: LaneFloats.self)
+                    x += laneCount
                 }
-                mixLanes(row, toward: under, at: x, count: count, one - m)
-                x += count
+                // m = 1 keeps the layer, m = 0 restores what was below: mix(drawn, below, 1 − m).
+                for y in area.y0..<area.y1 {
+                    let row = surface.row(y) + tileLeft
+                    let under = below.row(y) + tileLeft
+                    var x = 0
+                    while x < columns {
+                        let count = min(laneCount, columns - x)
+                        let m = UnsafeRawPointer(alphas + x).loadUnaligned(as: LaneFloats.self)
+                        if count == laneCount && all(m .>= one) {
+                            x += count
+                            continue
+                        }
+                        mixLanes(row, toward: under, at: x, count: count, one - m)
+                        x += count
+                    }
+                }
+                tileLeft += columns
             }
         }
     }

@@ -4,9 +4,15 @@
 /// into lines within `pathFlatteningTolerance`; each line adds, to the cells of every pixel row
 /// it crosses, the signed area between itself and the row's right end, as deltas; a running
 /// sum along the row then gives each pixel's signed covered area exactly (for the flattened
-/// outline). Rows are processed in bands of `pathBandRows` with a scratch buffer of one band,
-/// and each row remembers the span of cells it touched, so untouched pixels cost nothing and
-/// the run after the last touched cell is one constant span.
+/// outline). Each row remembers the span of cells it touched, so untouched pixels cost nothing
+/// and the run after the last touched cell is one constant span.
+///
+/// No heap allocation: the work is done in tiles of at most `pathTileColumns` x `pathBandRows`
+/// pixels with one fixed scratch buffer on the stack. For each tile the path is walked again;
+/// parts left of the tile become vertical lines on its left edge (they still set the winding of
+/// the pixels to their right — a curve's net effect along a vertical line depends only on its
+/// end points, so a quadratic wholly to the left is one chord), and quadratics whose control
+/// hull misses the tile's rows, or lies wholly to its right, are skipped without flattening.
 ///
 /// Limit: coverage = min(|signed area|, 1). That is exact wherever a pixel sees winding numbers
 /// in {0, ±1} only (any simple outline, holes of opposite direction, the elastic panel, text
@@ -17,8 +23,15 @@
 /// Flattening tolerance in pixels: the largest distance between a quadratic and its chords.
 /// 0.003 px keeps the area error per pixel far below the 1/255 of an 8-bit channel.
 public let pathFlatteningTolerance = 0.003
-/// Rows per accumulation band (the scratch buffer is (band width + 2) x this many floats).
+/// Rows per tile.
 public let pathBandRows = 16
+/// Columns per tile: (496 + 2) x 16 cells, a coverage row and the touched spans fit the
+/// 8704-float stack buffer (34 KiB).
+public let pathTileColumns = 496
+
+/// Coordinates beyond this many pixels are refused (the path draws nothing): far past any
+/// screen, and small enough that differences of coordinates can never overflow.
+public let pathCoordinateLimit = 1e12
 
 @inlinable
 public func fillPath(_ surface: PixelSurface, _ path: Path, _ source: SourceColor, clip: ClipRect) {
@@ -37,15 +50,97 @@ func quadChordCount(_ x0: Double, _ y0: Double, _ cx: Double, _ cy: Double, _ x2
     return n.isFinite ? Int(min(n, 4096)) : 1
 }
 
-/// Coordinates beyond this many pixels are refused (the path draws nothing): far past any
-/// screen, and small enough that differences of coordinates can never overflow.
-public let pathCoordinateLimit = 1e12
-
-/// Walks the path as line segments (quadratics flattened, subpaths closed), calling `emit`
-/// with each segment's end points. Returns false if a coordinate is not finite or beyond
-/// `pathCoordinateLimit`.
+/// The bounding box of every point of the path (a quadratic stays inside the hull of its
+/// points), or nil when it has no point or a coordinate is not finite or beyond the limit.
 @inlinable
-func forEachPathSegment(_ path: Path, _ emit: (Double, Double, Double, Double) -> Void) -> Bool {
+func pathBounds(_ path: Path) -> (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
+    var minX = Double.infinity
+    var minY = Double.infinity
+    var maxX = -Double.infinity
+    var maxY = -Double.infinity
+    @inline(__always) func add(_ x: Double, _ y: Double) -> Bool {
+        guard abs(x) <= pathCoordinateLimit && abs(y) <= pathCoordinateLimit else { return false }
+        minX = min(minX, x)
+        maxX = max(maxX, x)
+        minY = min(minY, y)
+        maxY = max(maxY, y)
+        return true
+    }
+    for element in path.elements {
+        switch element {
+        case .move(let x, let y), .line(let x, let y):
+            guard add(x, y) else { return nil }
+        case .quad(let cx, let cy, let x, let y):
+            guard add(cx, cy) && add(x, y) else { return nil }
+        case .close:
+            break
+        }
+    }
+    return minX <= maxX ? (minX, minY, maxX, maxY) : nil
+}
+
+@inlinable
+public func fillPath<Painter: CoveragePainter>(
+    _ surface: PixelSurface, _ path: Path, painter: Painter, clip: ClipRect
+) {
+    let area = clip.intersection(surface.bounds)
+    guard !area.isEmpty, let box = pathBounds(path) else { return }
+    // A closed outline covers nothing outside its bounding box.
+    let columnStart = max(area.x0, Int(min(max(box.minX, -1), 1e9).rounded(.down)))
+    let columnEnd = min(area.x1, Int(min(box.maxX, 1e9).rounded(.up)) + 1)
+    let rowStart = max(area.y0, Int(min(max(box.minY, -1), 1e9).rounded(.down)))
+    let rowEnd = min(area.y1, Int(min(box.maxY, 1e9).rounded(.up)) + 1)
+    guard columnStart < columnEnd, rowStart < rowEnd else { return }
+
+    var scratch = InlineArray<8704, Float>(repeating: 0)
+    withUnsafeMutablePointer(to: &scratch) { storage in
+        storage.withMemoryRebound(to: Float.self, capacity: 8704) { cells in
+            let coverageRow = cells + (pathTileColumns + 2) * pathBandRows
+            let touched = UnsafeMutableRawPointer(coverageRow + pathTileColumns + laneCount)
+                .bindMemory(to: Int32.self, capacity: 2 * pathBandRows)
+            var tileLeft = columnStart
+            while tileLeft < columnEnd {
+                let width = min(pathTileColumns, columnEnd - tileLeft)
+                var bandTop = rowStart
+                while bandTop < rowEnd {
+                    let rows = min(pathBandRows, rowEnd - bandTop)
+                    for r in 0..<rows {
+                        touched[2 * r] = Int32.max
+                        touched[2 * r + 1] = -1
+                    }
+                    accumulatePath(
+                        path, cells, cellStride: width + 2, rows: rows, width: width, touched: touched,
+                        originX: Double(tileLeft), originY: Double(bandTop))
+                    for r in 0..<rows {
+                        let first = Int(touched[2 * r])
+                        guard first != Int(Int32.max) else { continue }
+                        let y = bandTop + r
+                        paintAccumulatedRow(
+                            cells + r * (width + 2), first: first, last: Int(touched[2 * r + 1]), width: width,
+                            coverage: coverageRow, row: surface.row(y), y: y, columnStart: tileLeft, painter: painter)
+                    }
+                    bandTop += rows
+                }
+                tileLeft += width
+            }
+        }
+    }
+}
+
+/// Adds the whole path (every subpath closed) to one tile's cells, in tile coordinates.
+@inlinable
+func accumulatePath(
+    _ path: Path, _ cells: UnsafeMutablePointer<Float>, cellStride: Int, rows: Int, width: Int,
+    touched: UnsafeMutablePointer<Int32>, originX: Double, originY: Double
+) {
+    let bottom = Double(rows)
+    let right = Double(width)
+    @inline(__always) func line(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
+        if y0 == y1 || (y0 <= 0 && y1 <= 0) || (y0 >= bottom && y1 >= bottom) || (x0 >= right && x1 >= right) {
+            return
+        }
+        accumulateClippedLine(cells, cellStride: cellStride, rows: rows, width: width, touched: touched, x0, y0, x1, y1)
+    }
     var startX = 0.0
     var startY = 0.0
     var x = 0.0
@@ -54,138 +149,63 @@ func forEachPathSegment(_ path: Path, _ emit: (Double, Double, Double, Double) -
     for element in path.elements {
         switch element {
         case .move(let mx, let my):
-            guard abs(mx) <= pathCoordinateLimit && abs(my) <= pathCoordinateLimit else { return false }
-            if open && (x != startX || y != startY) { emit(x, y, startX, startY) }
-            startX = mx
-            startY = my
-            x = mx
-            y = my
+            if open { line(x, y, startX, startY) }
+            startX = mx - originX
+            startY = my - originY
+            x = startX
+            y = startY
             open = true
         case .line(let lx, let ly):
-            guard abs(lx) <= pathCoordinateLimit && abs(ly) <= pathCoordinateLimit else { return false }
             if !open {
                 startX = x
                 startY = y
                 open = true
             }
-            emit(x, y, lx, ly)
-            x = lx
-            y = ly
-        case .quad(let cx, let cy, let qx, let qy):
-            guard
-                abs(cx) <= pathCoordinateLimit && abs(cy) <= pathCoordinateLimit && abs(qx) <= pathCoordinateLimit
-                    && abs(qy) <= pathCoordinateLimit
-            else { return false }
+            let nx = lx - originX
+            let ny = ly - originY
+            line(x, y, nx, ny)
+            x = nx
+            y = ny
+        case .quad(let qcx, let qcy, let qx, let qy):
             if !open {
                 startX = x
                 startY = y
                 open = true
             }
-            let n = quadChordCount(x, y, cx, cy, qx, qy)
-            var px = x
-            var py = y
-            let step = 1 / Double(n)
-            for k in 1...n {
-                let t = k == n ? 1 : Double(k) * step
-                let u = 1 - t
-                let nx = u * u * x + 2 * u * t * cx + t * t * qx
-                let ny = u * u * y + 2 * u * t * cy + t * t * qy
-                emit(px, py, nx, ny)
-                px = nx
-                py = ny
+            let cx = qcx - originX
+            let cy = qcy - originY
+            let ex = qx - originX
+            let ey = qy - originY
+            let hullMissesRows = max(y, cy, ey) <= 0 || min(y, cy, ey) >= bottom
+            if hullMissesRows || min(x, cx, ex) >= right {
+                // Contributes nothing to this tile.
+            } else if max(x, cx, ex) <= 0 {
+                line(x, y, ex, ey)  // wholly left: only its end points matter
+            } else {
+                let n = quadChordCount(x, y, cx, cy, ex, ey)
+                let step = 1 / Double(n)
+                var px = x
+                var py = y
+                for k in 1...n {
+                    let t = k == n ? 1 : Double(k) * step
+                    let u = 1 - t
+                    let nx = u * u * x + 2 * u * t * cx + t * t * ex
+                    let ny = u * u * y + 2 * u * t * cy + t * t * ey
+                    line(px, py, nx, ny)
+                    px = nx
+                    py = ny
+                }
             }
-            x = qx
-            y = qy
+            x = ex
+            y = ey
         case .close:
-            if open && (x != startX || y != startY) { emit(x, y, startX, startY) }
+            if open { line(x, y, startX, startY) }
             x = startX
             y = startY
             open = false
         }
     }
-    if open && (x != startX || y != startY) { emit(x, y, startX, startY) }
-    return true
-}
-
-@inlinable
-public func fillPath<Painter: CoveragePainter>(
-    _ surface: PixelSurface, _ path: Path, painter: Painter, clip: ClipRect
-) {
-    let area = clip.intersection(surface.bounds)
-    guard !area.isEmpty, !path.elements.isEmpty else { return }
-
-    // Pass 1: count segments and find the bounding box of the flattened outline.
-    var segmentCount = 0
-    var minX = Double.infinity
-    var minY = Double.infinity
-    var maxX = -Double.infinity
-    var maxY = -Double.infinity
-    let finite = forEachPathSegment(path) { x0, y0, x1, y1 in
-        segmentCount += 1
-        minX = min(minX, x0, x1)
-        maxX = max(maxX, x0, x1)
-        minY = min(minY, y0, y1)
-        maxY = max(maxY, y0, y1)
-    }
-    guard finite, segmentCount > 0 else { return }
-    // A closed outline covers nothing outside its bounding box.
-    let columnStart = max(area.x0, Int(min(max(minX, -1), 1e9).rounded(.down)))
-    let columnEnd = min(area.x1, Int(min(maxX, 1e9).rounded(.up)) + 1)
-    let rowStart = max(area.y0, Int(min(max(minY, -1), 1e9).rounded(.down)))
-    let rowEnd = min(area.y1, Int(min(maxY, 1e9).rounded(.up)) + 1)
-    guard columnStart < columnEnd, rowStart < rowEnd else { return }
-
-    let width = columnEnd - columnStart
-    let cellStride = width + 2
-    withUnsafeTemporaryAllocation(of: Double.self, capacity: segmentCount * 4) { segments in
-        var index = 0
-        _ = forEachPathSegment(path) { x0, y0, x1, y1 in
-            segments[index] = x0 - Double(columnStart)
-            segments[index + 1] = y0
-            segments[index + 2] = x1 - Double(columnStart)
-            segments[index + 3] = y1
-            index += 4
-        }
-        let segmentBase = segments.baseAddress!
-        // One band of cells, a coverage row padded for a whole last vector, and per-row touched spans.
-        let scratchCount = cellStride * pathBandRows + width + laneCount + 2 * pathBandRows
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: scratchCount) { scratch in
-            let cells = scratch.baseAddress!
-            cells.initialize(repeating: 0, count: scratchCount)
-            let coverageRow = cells + cellStride * pathBandRows
-            let touched = UnsafeMutableRawPointer(coverageRow + width + laneCount)
-                .bindMemory(to: Int32.self, capacity: 2 * pathBandRows)
-            var bandTop = rowStart
-            while bandTop < rowEnd {
-                let rows = min(pathBandRows, rowEnd - bandTop)
-                for r in 0..<rows {
-                    touched[2 * r] = Int32.max
-                    touched[2 * r + 1] = -1
-                }
-                let top = Double(bandTop)
-                let bottom = top + Double(rows)
-                for s in 0..<segmentCount {
-                    let p = segmentBase + 4 * s
-                    let y0 = p[1]
-                    let y1 = p[3]
-                    if min(y0, y1) >= bottom || max(y0, y1) <= top || y0 == y1 { continue }
-                    accumulateClippedLine(
-                        cells, cellStride: cellStride, rows: rows, width: width, touched: touched,
-                        p[0], y0 - top, p[2], y1 - top)
-                }
-                for r in 0..<rows {
-                    let first = Int(touched[2 * r])
-                    guard first != Int(Int32.max) else { continue }
-                    let last = Int(touched[2 * r + 1])
-                    let y = bandTop + r
-                    paintAccumulatedRow(
-                        cells + r * cellStride, first: first, last: last, width: width, coverage: coverageRow,
-                        row: surface.row(y), y: y, columnStart: columnStart, painter: painter)
-                }
-                bandTop += rows
-            }
-        }
-    }
+    if open { line(x, y, startX, startY) }
 }
 
 /// Splits a segment where it leaves the columns 0...width and clamps the outside parts onto
