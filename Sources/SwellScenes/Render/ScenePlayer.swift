@@ -23,6 +23,9 @@ public final class ScenePlayer {
         self.background = background ?? layers[0].background
         shapes = Frame(width: 1, height: 1, background: self.background, commands: [])
         renderer = FrameRenderer(threads: threads)
+        // Room for a full ripple pond (1000 rings) and an overlay, so the lists do not grow mid-show.
+        ops.reserveCapacity(1024)
+        shapes.commands.reserveCapacity(1024)
     }
 
     public func handle(_ event: TouchEvent) {
