@@ -36,8 +36,10 @@ public func blend(_ destination: PixelVector, _ source: SourceColor, alpha: Lane
     let dr = byteAsFloat((destination &>> 16) & byte)
     let dg = byteAsFloat((destination &>> 8) & byte)
     let db = byteAsFloat(destination & byte)
-    let r = roundedLowBits(dr + (source.red - dr) * alpha) & byte
-    let g = roundedLowBits(dg + (source.green - dg) * alpha) & byte
+    // Each rounded channel's bits are 0x4B40_00vv: shifted left by 16 only vv survives; shifted
+    // by 8, the stray 0x40 lands in the X byte, which is set to 0xFF anyway; blue needs a mask.
+    let r = roundedLowBits(dr + (source.red - dr) * alpha)
+    let g = roundedLowBits(dg + (source.green - dg) * alpha)
     let b = roundedLowBits(db + (source.blue - db) * alpha) & byte
     return (r &<< 16) | (g &<< 8) | b | PixelVector(repeating: 0xFF00_0000)
 }
