@@ -31,22 +31,27 @@
 //   the blend (the branch on the ring kind keeps it whole), and the blend itself (four 128-bit
 //   loads and stores: it stays in 128-bit pieces, ~40 % of the vector block).
 //
-// Measured (2-core shared AMD EPYC (Zen 5, AVX-512), one core, medians of 40 frames, several
-// runs interleaved with the previous version; the machine is shared, figures vary by ±5 %):
+// Measured (2-core shared AMD EPYC (Zen 5, AVX-512), one core, medians of 40 frames, runs
+// interleaved with the previous version; the machine is shared, figures vary by ±5 %):
 // - ripples-1000 (1920x1080, 1000 rings 2 px wide), banded FrameRenderer:
 //     scripts/build; .build/tuned-native/release/swell render bench-data/ripples-1000.json \
 //       --repeat 40 --threads 1
-//   16.4 ms tuned (was 20.5 ms), 41 ms in the portable build (scripts/build --portable; was
-//   45 ms), identical pixels in both builds. Instructions per frame on the AVX2 build under
-//   valgrind --tool=callgrind: 315 M (was 332 M); the gain is overlap more than count.
-// - Where the time goes now (perf record -e cpu-clock): painting the queued vectors ~43 %,
-//   the row and window bookkeeping in fillAnnulus ~36 %, RowSpans (four vsqrtpd per 8 rows)
-//   ~14 %. Short of the 8 ms goal.
+//   15.0 ms tuned (was 20.7 ms), 44.5 ms in the portable build (scripts/build --portable; was
+//   45.7 ms: the integer positivePart that gained 8 % tuned costs 8 % on SSE2, which has no
+//   64-bit arithmetic shift or 32-bit integer max), identical pixels in both builds.
+//   ripples-60: 0.93 ms tuned (was 1.32 ms). Instructions per frame on the AVX2 build under
+//   valgrind --tool=callgrind: 304 M (was 332 M); most of the gain is overlap, not count.
+// - Where the time goes now (perf record -e cpu-clock): painting the queued vectors ~43 %
+//   (coverage in zmm ~2/3 of it, the blend in 128-bit pieces ~1/4), the row and window
+//   bookkeeping in fillAnnulus ~39 %, RowSpans (four vsqrtpd per 8 rows) ~12 %. Short of the
+//   8 ms goal.
 // - Tried, slower or no gain: inverse square root by the 0x5F3759DF trick + Newton steps
 //   instead of vsqrtps/vdivps (+10 %, longer dependent chain); window slots written through
 //   memory or a dynamic SIMD16<Int> insert instead of a switch (+5 to +13 %); runs of <= 8 px
 //   as two windows without a loop (no change); carrying the loaded pixels in the queue and
-//   storing the result through a stack buffer to widen the blend (+20 %, blend still narrow).
+//   storing the result through a stack buffer to widen the blend (+20 %, blend still narrow);
+//   min/max of non-negative floats as integer min/max by bitwise select (+40 %: SLP then
+//   vectorised the kernel in pieces).
 // - Accuracy against the sub-row reference (RingAccuracyTests, DiscAccuracyTests): coverage
 //   error <= 0.0035 on any pixel (8-bit quantisation included) and <= 0.002 mean over edge
 //   pixels in every random case; the model alone errs by ~0.0015.
