@@ -20,16 +20,26 @@ public func roundedLowBits(_ value: LaneFloats) -> PixelVector {
     unsafeBitCast(value + 12_582_912.0, to: PixelVector.self)
 }
 
+/// Each lane's value (0...2^23) as a `Float`, exactly: the bits 2^23 + v read as a float, minus
+/// 2^23. The standard library's `SIMD16<Float>(Int32 lanes)` was an out-of-line call per
+/// conversion in the ring kernel, split into four 128-bit pieces.
+@inlinable @inline(__always)
+public func byteAsFloat(_ value: PixelVector) -> LaneFloats {
+    unsafeBitCast(value | PixelVector(repeating: 0x4B00_0000), to: LaneFloats.self) - 8_388_608.0
+}
+
 /// Blends `source` over sixteen destination pixels with a per-lane alpha in 0...1
 /// (already multiplied by the source alpha).
 @inlinable @inline(__always)
 public func blend(_ destination: PixelVector, _ source: SourceColor, alpha: LaneFloats) -> PixelVector {
     let byte = PixelVector(repeating: 0xFF)
-    let dr = SIMD16<Float>(unsafeBitCast((destination &>> 16) & byte, to: LaneInts.self))
-    let dg = SIMD16<Float>(unsafeBitCast((destination &>> 8) & byte, to: LaneInts.self))
-    let db = SIMD16<Float>(unsafeBitCast(destination & byte, to: LaneInts.self))
-    let r = roundedLowBits(dr + (source.red - dr) * alpha) & byte
-    let g = roundedLowBits(dg + (source.green - dg) * alpha) & byte
+    let dr = byteAsFloat((destination &>> 16) & byte)
+    let dg = byteAsFloat((destination &>> 8) & byte)
+    let db = byteAsFloat(destination & byte)
+    // Each rounded channel's bits are 0x4B40_00vv: shifted left by 16 only vv survives; shifted
+    // by 8, the stray 0x40 lands in the X byte, which is set to 0xFF anyway; blue needs a mask.
+    let r = roundedLowBits(dr + (source.red - dr) * alpha)
+    let g = roundedLowBits(dg + (source.green - dg) * alpha)
     let b = roundedLowBits(db + (source.blue - db) * alpha) & byte
     return (r &<< 16) | (g &<< 8) | b | PixelVector(repeating: 0xFF00_0000)
 }

@@ -58,8 +58,8 @@
 //   multiplies of the blender are emulated there; a 16-bit variant measured 1.9 ms but was
 //   40 % slower on AVX-512, so the tuned build's choice was kept).
 // - objdump of the tuned build: the column and row loops are zmm code with no calls (no libm,
-//   no allocation; the scratch buffers of withUnsafeTemporaryAllocation are on the stack: an
-//   LD_PRELOAD malloc counter shows the same count for 1 and 101 rendered frames). The only
+//   no allocation: the scratch buffers are InlineArrays on the stack (WaveScratch.swift); the
+//   benchmark's LD_PRELOAD malloc counter shows 0 allocations per frame). The only
 //   calls left are per op (setup) and in the robust stroke path (scalar Double, libm sqrt).
 
 /// Fills the wave `shape` (y ≥ f(x), down to the bottom of the clip) with `source`, touching
@@ -113,12 +113,12 @@ func fillWaveBand(
     @inline(__always) func height(_ groupX: Int, _ offset: Double) -> LaneFloats {
         baseline + scaledAmplitude * sineOfTurns(sampler.turns(groupX: groupX, offset: offset))
     }
-    withUnsafeTemporaryAllocation(of: LaneFloats.self, capacity: 3 * WaveSampler.maximumSubColumns + 3) { scratch in
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: waveChunkSamples) { sampleScratch in
-            let edges = scratch.baseAddress!
+    withWaveScratch { scratch, sampleScratch in
+        do {
+            let edges = scratch
             let starts = edges + (k + 3)
             let slopes = starts + k
-            let samples = sampleScratch.baseAddress!
+            let samples = sampleScratch
             // Groups sit at multiples of 16 in absolute x (the same lanes for any clip); lanes
             // outside the clip are computed but not written.
             var chunkStart = columns.lowerBound - columns.lowerBound % laneCount

@@ -83,15 +83,15 @@ func strokeWaveBand(
     let band = StrokeBandSampler(geometry, sampler, origin: origin)
     let envelope = WaveStrokeEnvelope(geometry)
     let sampledColumns = gentle && fastColumns == 1
-    withUnsafeTemporaryAllocation(of: LaneFloats.self, capacity: 6 * capacity + 6) { scratch in
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * waveChunkSamples) { sampleScratch in
-            let lowEdges = scratch.baseAddress!
+    withWaveScratch { scratch, sampleScratch in
+        do {
+            let lowEdges = scratch
             let highEdges = lowEdges + (capacity + 3)
             let lowStarts = highEdges + (capacity + 3)
             let lowSlopes = lowStarts + capacity
             let highStarts = lowSlopes + capacity
             let highSlopes = highStarts + capacity
-            let lowSamples = sampleScratch.baseAddress!
+            let lowSamples = sampleScratch
             let highSamples = lowSamples + waveChunkSamples
             // Groups sit at multiples of 16 in absolute x (the same lanes and the same path for
             // any clip); lanes outside the clip are computed but not written.

@@ -34,10 +34,11 @@ func fillAnnulus(
     // which of the window's lanes belong to its run (four bits a window in `runLanes`).
     // Windows in it never overlap.
     var queued = 0
-    var pixels = (surface.base, surface.base, surface.base, surface.base)
-    var dx = SIMD4<Float>(repeating: 0)
-    var dy = SIMD4<Float>(repeating: 0)
-    var runLanes: Int32 = 0
+    let base = surface.base
+    var pixels = (base, base, base, base, base, base, base, base, base, base, base, base, base, base, base, base)
+    var dx = SIMD16<Float>(repeating: 0)
+    var dy = SIMD16<Float>(repeating: 0)
+    var runLanes: Int64 = 0
 
     var blockRow = firstRow
     while blockRow < endRow {
@@ -90,7 +91,7 @@ func fillAnnulus(
                     // overlap the run's previous window, so the queue is painted first.
                     let window = x < windowLimit ? x : windowLimit
                     if window != x && queued > 0 {
-                        paintQuarters(queued, pixels, dx, dy, runLanes, lanes, source)
+                        paintWindows(queued, pixels, dx, dy, runLanes, lanes, source)
                         queued = 0
                         runLanes = 0
                     }
@@ -99,28 +100,30 @@ func fillAnnulus(
                     // Lanes x - window ..< min(end - window, 4) of this window are in the run.
                     let upTo = Int32(truncatingIfNeeded: min(end - window, quarterWidth))
                     let inRun = ((1 &<< upTo) &- 1) & ~((1 &<< Int32(truncatingIfNeeded: x - window)) &- 1)
-                    runLanes |= inRun &<< Int32(truncatingIfNeeded: 4 &* queued)
+                    runLanes |= Int64(truncatingIfNeeded: inRun) &<< Int64(truncatingIfNeeded: 4 &* queued)
                     switch queued {
-                    case 0:
-                        pixels.0 = address
-                        dx[0] = windowDx
-                        dy[0] = rowDy
-                    case 1:
-                        pixels.1 = address
-                        dx[1] = windowDx
-                        dy[1] = rowDy
-                    case 2:
-                        pixels.2 = address
-                        dx[2] = windowDx
-                        dy[2] = rowDy
-                    default:
-                        pixels.3 = address
-                        dx[3] = windowDx
-                        dy[3] = rowDy
+                    case 0: pixels.0 = address
+                    case 1: pixels.1 = address
+                    case 2: pixels.2 = address
+                    case 3: pixels.3 = address
+                    case 4: pixels.4 = address
+                    case 5: pixels.5 = address
+                    case 6: pixels.6 = address
+                    case 7: pixels.7 = address
+                    case 8: pixels.8 = address
+                    case 9: pixels.9 = address
+                    case 10: pixels.10 = address
+                    case 11: pixels.11 = address
+                    case 12: pixels.12 = address
+                    case 13: pixels.13 = address
+                    case 14: pixels.14 = address
+                    default: pixels.15 = address
                     }
+                    dx[queued] = windowDx
+                    dy[queued] = rowDy
                     queued += 1
-                    if queued == 4 {
-                        paintQuarters(4, pixels, dx, dy, runLanes, lanes, source)
+                    if queued == queueLength {
+                        paintWindows(queueLength, pixels, dx, dy, runLanes, lanes, source)
                         queued = 0
                         runLanes = 0
                     }
@@ -130,7 +133,7 @@ func fillAnnulus(
         }
         blockRow += 8
     }
-    if queued > 0 { paintQuarters(queued, pixels, dx, dy, runLanes, lanes, source) }
+    if queued > 0 { paintWindows(queued, pixels, dx, dy, runLanes, lanes, source) }
 }
 
 /// The width of a window, in pixels: four windows fill a vector.
@@ -184,18 +187,63 @@ struct EdgeRuns {
     }
 }
 
-/// Blends `count` queued windows as one sixteen-lane vector: coverage, source-over, then each
-/// lane stored back as loaded where it lies outside its run (bit i of `runLanes` clear) or has
-/// zero coverage. Unused slots load the first window again and are not stored.
+/// Windows queued before they are painted: four vectors' worth. The four coverage
+/// computations are independent, so the core overlaps their long chains of dependent
+/// operations (one vector at a time, the kernel ran at about one instruction a cycle).
+@inlinable @inline(__always) var queueLength: Int { 16 }
+
+/// Blends `count` (1...16) queued windows as four sixteen-lane vectors (vector k stored only
+/// when it holds a queued window).
+@inlinable @inline(__always)
+func paintWindows(
+    _ count: Int,
+    _ pixels: (
+        UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer,
+        UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer,
+        UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer,
+        UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer
+    ),
+    _ dx: SIMD16<Float>, _ dy: SIMD16<Float>, _ runLanes: Int64, _ lanes: CircleLanes, _ source: SourceColor
+) {
+    let laneOffset = LaneFloats(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3)
+    let c0 = lanes.coverage(
+        dx: spreadQuarters(dx.lowHalf.lowHalf) + laneOffset, dy: spreadQuarters(dy.lowHalf.lowHalf))
+    let c1 = lanes.coverage(
+        dx: spreadQuarters(dx.lowHalf.highHalf) + laneOffset, dy: spreadQuarters(dy.lowHalf.highHalf))
+    let c2 = lanes.coverage(
+        dx: spreadQuarters(dx.highHalf.lowHalf) + laneOffset, dy: spreadQuarters(dy.highHalf.lowHalf))
+    let c3 = lanes.coverage(
+        dx: spreadQuarters(dx.highHalf.highHalf) + laneOffset, dy: spreadQuarters(dy.highHalf.highHalf))
+    paintQuarters(
+        min(count, 4), (pixels.0, pixels.1, pixels.2, pixels.3), c0, Int32(truncatingIfNeeded: runLanes), source)
+    if count > 4 {
+        paintQuarters(
+            min(count - 4, 4), (pixels.4, pixels.5, pixels.6, pixels.7), c1,
+            Int32(truncatingIfNeeded: runLanes &>> 16), source)
+    }
+    if count > 8 {
+        paintQuarters(
+            min(count - 8, 4), (pixels.8, pixels.9, pixels.10, pixels.11), c2,
+            Int32(truncatingIfNeeded: runLanes &>> 32), source)
+    }
+    if count > 12 {
+        paintQuarters(
+            count - 12, (pixels.12, pixels.13, pixels.14, pixels.15), c3,
+            Int32(truncatingIfNeeded: runLanes &>> 48), source)
+    }
+}
+
+/// Blends `count` (1...4) windows at `coverage`: source-over, then each lane stored back as
+/// loaded where it lies outside its run (bit i of `runLanes` clear) or has zero coverage.
+/// Unused slots load the first window again and are not stored.
 @inlinable @inline(__always)
 func paintQuarters(
     _ count: Int,
-    _ pixels: (UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer),
-    _ dx: SIMD4<Float>, _ dy: SIMD4<Float>, _ runLanes: Int32, _ lanes: CircleLanes,
-    _ source: SourceColor
+    _ pixels: (
+        UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer
+    ),
+    _ coverage: LaneFloats, _ runLanes: Int32, _ source: SourceColor
 ) {
-    let laneOffset = LaneFloats(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3)
-    let coverage = lanes.coverage(dx: spreadQuarters(dx) + laneOffset, dy: spreadQuarters(dy))
     let p0 = pixels.0
     let p1 = count > 1 ? pixels.1 : p0
     let p2 = count > 2 ? pixels.2 : p0

@@ -13,10 +13,13 @@ func magnitude(_ x: LaneFloats) -> LaneFloats {
     unsafeBitCast(unsafeBitCast(x, to: PixelVector.self) & PixelVector(repeating: 0x7FFF_FFFF), to: LaneFloats.self)
 }
 
-/// max(x, 0) per lane, exactly.
+/// max(x, 0) per lane, exactly (negatives and −0 become +0): the bits cleared where the sign
+/// bit is set. LLVM turns this into one signed integer max (vpmaxsd); the float form
+/// (x + |x|)·0.5 took three instructions and gives the same values.
 @inlinable @inline(__always)
 func positivePart(_ x: LaneFloats) -> LaneFloats {
-    (x + magnitude(x)) * 0.5
+    let bits = unsafeBitCast(x, to: LaneInts.self)
+    return unsafeBitCast(bits & ~(bits &>> 31), to: LaneFloats.self)
 }
 
 /// min(x, limit) per lane (to within an ulp).

@@ -62,8 +62,13 @@ struct RowSpans {
             to: SIMD8<Double>.self)
     }
 
+    /// max(x, 0), exactly: the bits cleared where the sign bit is set (one integer max where
+    /// the CPU has it; the float form (x + |x|)·0.5 gives the same values in three).
     @inlinable @inline(__always)
-    static func positivePart(_ x: SIMD8<Double>) -> SIMD8<Double> { (x + magnitude(x)) * 0.5 }
+    static func positivePart(_ x: SIMD8<Double>) -> SIMD8<Double> {
+        let bits = unsafeBitCast(x, to: SIMD8<Int64>.self)
+        return unsafeBitCast(bits & ~(bits &>> 63), to: SIMD8<Double>.self)
+    }
 
     /// The signed half chord sign(s)·√|s| with s = R² − d²: √(R² − d²) where the circle reaches
     /// distance d, and negative where it does not, which makes every range built from it empty.
