@@ -44,7 +44,8 @@ public struct HorizontalGradientMask: Equatable, Sendable {
 public let layerMaskTileColumns = 512
 
 @inlinable
-public func applyLayerMask(_ surface: PixelSurface, below: PixelSurface, _ mask: HorizontalGradientMask, clip: ClipRect) {
+public func applyLayerMask(_ surface: PixelSurface, below: PixelSurface, _ mask: HorizontalGradientMask, clip: ClipRect)
+{
     let area = clip.intersection(surface.bounds).intersection(below.bounds)
     guard !area.isEmpty, let first = mask.stops.first else { return }
     var ramp = InlineArray<528, Float>(repeating: 0)  // layerMaskTileColumns + one vector
