@@ -24,7 +24,7 @@ private func benchList(_ name: String) -> String {
         let waves = try loadDrawList(path: benchList("waves-4k"))
         #expect(waves.width == 3840 && waves.commands.count == 14)
         guard case .waveStroke(let stroke) = waves.commands.last!.shape else {
-            Issue.record("last op is not a stroke")
+            Issue.record("last op is not a stroke: \(waves.commands.last!)")
             return
         }
         #expect(stroke.envelope == .parabola && stroke.width == 10 && stroke.length == 3840)
