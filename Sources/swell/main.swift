@@ -4,14 +4,15 @@
 
 /// Every verb of `swell`, in the order `swell --help` lists them. Each lives in Commands/.
 let verbs: [Verb] = [
-    renderVerb,
-    benchVerb,
+    runVerb,
+    showVerb,
+    displaysVerb,
+    touchTestVerb,
     scenesVerb,
+    renderVerb,
     dumpVerb,
     diffVerb,
-    displaysVerb,
-    showVerb,
-    touchTestVerb,
+    benchVerb,
 ]
 
 /// Writes one message to standard error (unbuffered, so it is never lost on exit).

@@ -8,7 +8,7 @@ import SwellScenes
 
 /// Makes the player for a `SCENE|FILE` argument: a built-in scene name (all defaults) or a
 /// scene file. Exit statuses: 66 unreadable file or image folder, 65 invalid scene file.
-func loadScenePlayer(_ argument: String) throws -> ScenePlayer {
+func loadScenePlayer(_ argument: String, threads: Int = 1) throws -> ScenePlayer {
     if let scene = builtInScene(named: argument) {
         var images: [PixelBuffer] = []
         if scene.parameters.contains(where: { $0.name == "folder" }) {
@@ -22,7 +22,7 @@ func loadScenePlayer(_ argument: String) throws -> ScenePlayer {
                 )
             }
         }
-        return ScenePlayer(layers: [scene.makeDefault(images: images)])
+        return ScenePlayer(layers: [scene.makeDefault(images: images)], threads: threads)
     }
     guard argument.hasSuffix(".json") || argument.contains("/") else {
         throw CommandFailure(
@@ -38,7 +38,7 @@ func loadScenePlayer(_ argument: String) throws -> ScenePlayer {
     }
     let base = argument.lastIndex(of: "/").map { String(argument[...$0]) } ?? ""
     do {
-        return try loadSceneFile(bytes: bytes, name: argument) { folder in
+        return try loadSceneFile(bytes: bytes, name: argument, threads: threads) { folder in
             try loadImageFolder(folder.hasPrefix("/") ? folder : base + folder)
         }
     } catch {

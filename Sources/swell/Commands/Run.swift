@@ -1,0 +1,100 @@
+import SwellKiosk
+import SwellRaster
+import SwellScenes
+
+let runVerb = Verb(
+    name: "run",
+    summary: "run a scene fullscreen on the display, with touch input, until stopped",
+    synopsis:
+        "SCENE|FILE.json [--output auto|drm|fbdev|memory] [--device PATH] [--connector NAME] [--mode WxH[@HZ]] "
+        + "[--rotate 0|90|180|270] [--seconds S] [--threads N] [--input SCRIPT.json]",
+    details: """
+        Takes the display over (DRM/KMS page flips, else /dev/fb0), puts the VT in graphics mode,
+        and runs a built-in scene (see 'swell scenes') or a scene file (see examples/) at the
+        display's size, with touches and clicks from every evdev touch screen, tablet or mouse.
+        While the scene is idle (an empty ripple pond) nothing is drawn and the process sleeps until
+        input arrives. SIGTERM, SIGINT or SIGHUP (or --seconds) stops it and gives the console back.
+        Once the first frame is on screen it prints 'swell: running SCENE on card0 Virtual-1
+        1920x1080@60 (drm)'; at the end it prints the frames shown and the frame rate.
+        --input replays a touch script (touches/1, see examples/input/) in real time, on top of
+        live input — for demonstrations and soak tests.
+
+        """ + "\n" + kioskExitStatusText,
+    options: kioskOutputOptions.filter { $0.name != "save" } + [
+        .option("threads", "N", "render threads (default: one per core)"),
+        .option("input", "SCRIPT.json", "replay a touch script in real time"),
+    ],
+    run: runRun)
+
+private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
+    guard arguments.positional.count == 1 else {
+        throw CommandFailure(ExitStatus.usage, "expected one scene name or scene file")
+    }
+    let sceneName = arguments.positional[0]
+    let options = try outputOptions(arguments)
+    let seconds = try secondsOption(arguments)
+    let threads = try arguments.integer("threads", default: onlineCores(), in: 1...256)
+    let player = try loadScenePlayer(sceneName, threads: threads)
+    let script = try arguments["input"].map(loadTouchScript)?.events ?? []
+
+    let (presenter, console) = try openKioskOutput(options)
+    let mapping = ScreenMapping(
+        panelWidth: presenter.display.panelWidth, panelHeight: presenter.display.panelHeight,
+        rotation: presenter.rotation)
+    let input = options.choice == .memory ? nil : InputMonitor(mapping: mapping)
+    input?.deviceAdded = { path, name in printNow("input added \(path) (\(name))") }
+    input?.deviceRemoved = { path, reason in printNow("input removed \(path) (\(reason))") }
+    let loop: KioskLoop
+    do {
+        loop = try KioskLoop(presenter: presenter, input: input, console: console)
+    } catch {
+        console?.restore()
+        presenter.restore()
+        throw commandFailure(error)
+    }
+
+    // One clock for input and frames, so a touch is never later than the frame it affects.
+    let start = monotonicSeconds()
+    var nextScripted = 0
+    var frames = 0
+    let label = sceneName.split(separator: "/").last.map(String.init) ?? sceneName
+    let end: LoopEnd
+    do {
+        end = try loop.run(
+            seconds: seconds,
+            render: { _, surface in
+                let now = monotonicSeconds() - start
+                while nextScripted < script.count && script[nextScripted].time <= now {
+                    player.handle(script[nextScripted])
+                    nextScripted += 1
+                }
+                player.render(at: now, into: surface)
+                frames += 1
+            },
+            handle: { event in
+                player.handle(sceneTouch(event, at: monotonicSeconds() - start))
+            },
+            isIdle: { time in
+                // A pending scripted touch keeps the loop drawing until it has been delivered.
+                nextScripted >= script.count && player.isIdle(at: monotonicSeconds() - start)
+            },
+            shown: { printNow("swell: running \(label) on \(presenter.display.description)") })
+    } catch {
+        throw commandFailure(error)
+    }
+    let elapsed = monotonicSeconds() - start
+    printNow("swell: \(frames) frames in \(formatMilliseconds(elapsed * 1000)) ms; \(presenter.pacing)")
+    if case .signal = end { printError("swell run: stopped by \(StopSignals.name); display restored") }
+    return ExitStatus.success
+}
+
+/// The kiosk's touch event (screen pixels, a finger id) as the scene's (with the time it arrived).
+func sceneTouch(_ event: SwellKiosk.TouchEvent, at time: Double) -> SwellScenes.TouchEvent {
+    let phase: SwellScenes.TouchEvent.Phase
+    switch event.phase {
+    case .began: phase = .began
+    case .moved: phase = .moved
+    case .ended: phase = .ended
+    }
+    return SwellScenes.TouchEvent(phase, finger: event.id, x: event.x, y: event.y, time: time)
+}
