@@ -1,6 +1,8 @@
 import SwellDrawList
+import SwellKiosk
 import SwellOutput
 import SwellRaster
+import SwellScenes
 
 #if canImport(Glibc)
     import Glibc
@@ -9,17 +11,30 @@ import SwellRaster
 let benchVerb = Verb(
     name: "bench",
     summary: "measure frame times (p50/p95/p99/max) of draw lists or scenes on this machine",
-    synopsis: "--drawlists DIR [--frames N] [--threads N] [--refresh HZ] [--json FILE] [--plot FILE.svg]",
+    synopsis:
+        "SCENE|FILE.json [--size WxH | --output drm|fbdev|memory …] [--seconds S | --frames N] [--threads N] "
+        + "[--input SCRIPT.json] [--json FILE] [--plot FILE.svg]\n       swell bench --drawlists DIR [--frames N] …",
     details: """
-        Renders each draw list in DIR (every *.json, e.g. bench-data/) repeatedly and reports the time
-        per frame: min, p50, p95, p99, max, mean, the frames over the budget of one refresh interval
-        (--refresh, default 60 Hz) and the headroom (budget / p99). A plain fill of the same frame
-        (the memory-bandwidth floor) is measured in the same run for comparison, and each list's
-        output checksum is printed so a change in the pixels is visible.
+        Runs a scene with its real animation — a stepped clock at the refresh rate and, unless
+        --input names a touch script, three fingers dragging circles across the screen (the ripple
+        pond reaches its 1000-ripple cap within seconds) — and reports per frame the render time,
+        the present time (copy to the scan-out buffer, flip and the wait for it, when a display is
+        used) and their total: min, p50, p95, p99, max, mean, the frames whose render time is over
+        the budget of one refresh interval (the display's rate, else --refresh, default 60 Hz) and
+        the headroom (budget / p99 of the render time). Without --output the frames go to memory
+        at --size (default 1920x1080). The last frame's checksum is printed (the run is
+        deterministic), so a change in the pictures is visible.
+        With --drawlists DIR, renders each draw list in DIR (*.json, e.g. bench-data/) repeatedly,
+        with a plain fill of the same frame (the memory-bandwidth floor) for comparison.
+        A table goes to standard output (with a progress bar on a terminal while it runs);
+        --json writes the figures for machines, --plot an SVG of frame time against frame number
+        with a histogram. Timing never fails a run; --expect-checksums fails it when a picture changed.
         """,
-    options: [
+    options: kioskOutputOptions.filter { $0.name != "save" && $0.name != "seconds" } + [
+        .option("seconds", "S", "run the scene for S seconds of animation (default 10)"),
+        .option("input", "SCRIPT.json", "touch script to replay (default: three fingers dragging)"),
         .option("drawlists", "DIR", "benchmark every draw list (*.json) in DIR"),
-        .option("frames", "N", "frames per list (default 100)"),
+        .option("frames", "N", "frames to render (default: 10 s of the scene, or 100 per draw list)"),
         .option("threads", "N", "render threads (default: one per core)"),
         .option("refresh", "HZ", "refresh rate that sets the frame budget (default 60)"),
         .option("json", "FILE", "also write the results as JSON"),
@@ -40,7 +55,10 @@ struct BenchSeries {
 
 private func runBench(_ arguments: ParsedArguments) throws -> Int32 {
     guard let folder = arguments["drawlists"] else {
-        throw CommandFailure(ExitStatus.usage, "say what to measure: --drawlists DIR")
+        guard arguments.positional.count == 1 else {
+            throw CommandFailure(ExitStatus.usage, "say what to measure: a scene (see 'swell scenes'), a scene file, or --drawlists DIR")
+        }
+        return try benchScene(arguments.positional[0], arguments)
     }
     guard arguments.positional.isEmpty else {
         throw CommandFailure(ExitStatus.usage, "--drawlists takes no other input, got '\(arguments.positional[0])'")

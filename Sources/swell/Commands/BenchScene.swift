@@ -1,0 +1,135 @@
+import SwellKiosk
+import SwellOutput
+import SwellRaster
+import SwellScenes
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `swell bench SCENE`: the scene's real animation on a stepped clock, rendered into a
+/// presenter's shadow buffer (a display or memory) and presented, each step timed.
+func benchScene(_ sceneName: String, _ arguments: ParsedArguments) throws -> Int32 {
+    var options = try outputOptions(arguments)
+    if arguments["output"] == nil { options.choice = .memory }
+    let threads = try arguments.integer("threads", default: onlineCores(), in: 1...256)
+    let player = try loadScenePlayer(sceneName, threads: threads)
+    let (presenter, console) = try openKioskOutput(options)
+    defer {
+        console?.restore()
+        presenter.restore()
+    }
+    let width = presenter.shadow.width
+    let height = presenter.shadow.height
+    let displayRate = presenter.display.refreshHz
+    let refresh = try arguments["refresh"].map { _ in Double(try arguments.integer("refresh", default: 60, in: 1...1000)) }
+        ?? (options.choice == .memory ? 60 : displayRate)
+    let budget = 1000 / refresh
+    let seconds = try secondsOption(arguments) ?? 10
+    let frames = try arguments.integer("frames", default: max(1, Int((seconds * refresh).rounded())), in: 1...10_000_000)
+    let script = try arguments["input"].map(loadTouchScript)?.events
+        ?? draggingFingers(width: width, height: height, seconds: Double(frames) / refresh)
+
+    var times = FrameTimes()
+    times.reserve(frames)
+    var progress = ProgressBar(total: frames, label: "bench")
+    var nextEvent = 0
+    let surface = presenter.shadow.surface
+    for index in 0..<frames {
+        if StopSignals.received != nil { break }
+        let time = Double(index) / refresh
+        while nextEvent < script.count && script[nextEvent].time <= time {
+            player.handle(script[nextEvent])
+            nextEvent += 1
+        }
+        let started = monotonicSeconds()
+        player.render(at: time, into: surface)
+        let rendered = monotonicSeconds()
+        if options.choice != .memory {
+            do {
+                try presenter.present()
+            } catch {
+                throw commandFailure(error)
+            }
+        }
+        times.render.append((rendered - started) * 1000)
+        times.present.append((monotonicSeconds() - rendered) * 1000)
+        progress.update(index + 1)
+    }
+    progress.finish()
+    let name = sceneName.split(separator: "/").last.map(String.init) ?? sceneName
+    let series = BenchSeries(name: name, width: width, height: height, times: times, checksum: checksum(surface))
+    let where_ = options.choice == .memory ? "memory" : presenter.display.description
+    print(
+        "swell bench: \(name) on \(where_), \(times.render.count) frames at \(formatMilliseconds(refresh)) Hz "
+            + "(stepped clock), \(threads) thread\(threads == 1 ? "" : "s"), "
+            + (arguments["input"] == nil ? "three dragging fingers" : "touch script \(arguments["input"]!)"))
+    if options.choice != .memory { print("presenting: \(presenter.pacing)") }
+    try reportScene(series, budget: budget, arguments: arguments, title: "swell bench \(name) (\(where_))")
+    return try checkChecksums([series], arguments: arguments)
+}
+
+/// Three fingers dragging circles across the screen, lifted and put down again every ~4 s: a
+/// ripple per finger per frame-sized step, enough to keep a pond at its 1000-ripple cap.
+func draggingFingers(width: Int, height: Int, seconds: Double) -> [SwellScenes.TouchEvent] {
+    var events: [SwellScenes.TouchEvent] = []
+    let w = Double(width)
+    let h = Double(height)
+    var time = 0.0
+    while time < seconds {
+        for finger in 0..<3 {
+            events.append(.init(.began, finger: finger, x: w * (0.2 + 0.3 * Double(finger)), y: h / 2, time: time))
+        }
+        for step in 1..<120 {
+            time += 1.0 / 30
+            for finger in 0..<3 {
+                let angle: Double = Double(step) / 15 + Double(finger) * 2.1
+                let x: Double = w / 2 + w * 0.35 * cos(angle)
+                let y: Double = h / 2 + h * 0.35 * sin(angle)
+                events.append(.init(.moved, finger: finger, x: x, y: y, time: time))
+            }
+        }
+        time += 1.0 / 30
+        for finger in 0..<3 { events.append(.init(.ended, finger: finger, x: w / 2, y: h / 2, time: time)) }
+        time += 0.1
+    }
+    return events
+}
+
+/// The table for a scene run: render, present and total as separate rows; the budget columns
+/// judge the render time (the part Swell controls; presenting waits for the display).
+func reportScene(_ series: BenchSeries, budget: Double, arguments: ParsedArguments, title: String) throws {
+    let header = ["part", "frames", "min", "p50", "p95", "p99", "max", "mean", "over budget", "headroom"]
+    var rows: [[String]] = []
+    for (part, samples) in [("render", series.times.render), ("present", series.times.present), ("total", series.times.total)] {
+        let s = FrameStatistics(samples, budget: budget)
+        let judged = part == "render"
+        rows.append([
+            part, "\(s.count)", formatMilliseconds(s.min), formatMilliseconds(s.p50), formatMilliseconds(s.p95),
+            formatMilliseconds(s.p99), formatMilliseconds(s.max), formatMilliseconds(s.mean),
+            judged ? "\(s.overBudget)" : "", judged ? (s.headroom.isFinite ? formatRatio(s.headroom) : "-") : "",
+        ])
+    }
+    print("times in ms per frame; budget \(formatMilliseconds(budget)) ms; headroom = budget / p99 of render")
+    print(formatTable(header, rows), terminator: "")
+    print("checksum of the last frame: \(String(series.checksum ?? 0, radix: 16))")
+    if let path = arguments["json"] {
+        let render = FrameStatistics(series.times.render, budget: budget)
+        let present = FrameStatistics(series.times.present, budget: budget)
+        let total = FrameStatistics(series.times.total, budget: budget)
+        let document = """
+            {"scene": \(jsonString(series.name)), "width": \(series.width), "height": \(series.height), \
+            "budget_ms": \(formatMilliseconds(budget)), "checksum": \(jsonString(String(series.checksum ?? 0, radix: 16))), \
+            "render": \(render.json), "present": \(present.json), "total": \(total.json), \
+            "render_ms": [\(series.times.render.map(formatMilliseconds).joined(separator: ", "))], \
+            "present_ms": [\(series.times.present.map(formatMilliseconds).joined(separator: ", "))]}
+
+            """
+        try writeText(document, to: path)
+    }
+    if let path = arguments["plot"] {
+        var plotted = [("render", series.times.render)]
+        if series.times.present.contains(where: { $0 > 0 }) { plotted.append(("total", series.times.total)) }
+        try writeText(frameTimePlot(title: title, series: plotted, budget: budget), to: path)
+    }
+}
