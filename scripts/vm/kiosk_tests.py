@@ -101,7 +101,8 @@ def run_case(name, body):
 def suite_for(device, width, height, extra, stop_signal):
     tag = f"{device}-{width}x{height}"
     if only and not any(only in f"{tag} {case}" for case in ["drm-show", "drm-restore", "fbdev-show", "touch",
-                                                               "rotate", "pacing", "hotplug", "error", "png", "vfb"]):
+                                                               "rotate", "pacing", "hotplug", "error", "png", "vfb",
+                                                               "run", "bench"]):
         return
     vm = KioskVM(boot_dir, os.path.join(work_dir, tag), device, width, height)
     try:
@@ -379,6 +380,55 @@ def suite_for(device, width, height, extra, stop_signal):
         return True, ("vfb " + ", ".join(results) + ": picture written to page 2 and panned to (FBIOPAN_DISPLAY), "
                       "bytes == the render encoded by the bitfields, page 1 untouched, pan restored on SIGTERM")
 
+    def ripple_tap():
+        """`swell run ripples`: a tablet tap makes a ripple centred where the tap was; the empty
+        pond draws nothing while idle."""
+        lines = start(vm, "swell run ripples --output drm", "/tmp/run.log", "swell: running")
+        ready = next(l for l in lines if "swell: running" in l)
+        if not ready.endswith("(drm)"):
+            return False, f"unexpected line '{ready}'"
+        time.sleep(1.0)  # idle: the first frame only
+        vx, vy = round(0.7 * TABLET_MAX), round(0.4 * TABLET_MAX)
+        expect_x, expect_y = vx * width / (TABLET_MAX + 1), vy * height / (TABLET_MAX + 1)
+        vm.tap(vx, vy)
+        time.sleep(0.8)  # the ring grows 40 px/s: ~30 px after the flips of 0.8 s under TCG
+        shot = vm.screendump(f"{tag}-ripple")
+        exit_status, lines = stop(vm, "/tmp/run.log")
+        centre, count = centroid_of_changes(shot, (255, 255, 255))
+        frames_line = next((l for l in lines if re.search(r"swell: \d+ frames in", l)), "")
+        if count == 0:
+            return False, "no ripple on screen after the tap: " + " | ".join(lines[-4:])
+        if abs(centre[0] - expect_x) > 1.5 or abs(centre[1] - expect_y) > 1.5:
+            return False, f"ripple centred at ({centre[0]:.2f}, {centre[1]:.2f}), tap at ({expect_x:.2f}, {expect_y:.2f})"
+        if exit_status != 0:
+            return False, f"exit status {exit_status}: " + " | ".join(lines[-4:])
+        return True, (f"'{ready}'; tablet tap → ripple of {count} px centred at ({centre[0]:.2f}, {centre[1]:.2f}), "
+                      f"tap at ({expect_x:.2f}, {expect_y:.2f}); '{frames_line}'; SIGTERM → exit 0")
+
+    def idle_pond():
+        """An empty pond on a real display with input devices open: one frame, then sleep."""
+        status, lines = vm.sh("swell run ripples --output drm --seconds 4; echo status=$?", timeout=60)
+        frames_line = next((l for l in lines if re.search(r"swell: \d+ frames in", l)), None)
+        if frames_line is None or "status=0" not in lines:
+            return False, "no frame count or a failure: " + " | ".join(lines[-4:])
+        frames = int(re.search(r"swell: (\d+) frames", frames_line).group(1))
+        if frames != 1:
+            return False, f"'{frames_line}': an idle pond must draw its first frame only"
+        return True, f"4 s idle on the display with the tablet open: '{frames_line}'"
+
+    def bench_drm():
+        """`swell bench` through the DRM presenter: render, present (copy + flip) and total rows."""
+        status, lines = vm.sh("swell bench ripples --output drm --frames 60 --threads 1; echo status=$?", timeout=240)
+        text = "\n".join(lines)
+        rows = {l.split()[0]: l.split() for l in lines if l.split() and l.split()[0] in ("render", "present", "total")}
+        if "status=0" not in lines or set(rows) != {"render", "present", "total"} or "presenting: page flips" not in text:
+            return False, "unexpected output: " + " | ".join(lines[-8:])
+        if int(rows["render"][1]) != 60 or float(rows["present"][3]) <= 0:
+            return False, f"rows {rows}"
+        heading = next(l for l in lines if l.startswith("swell bench:"))
+        return True, (f"'{heading}'; p50 render {rows['render'][3]} ms, present {rows['present'][3]} ms "
+                      f"(TCG-emulated CPU)")
+
     def rotate_show(rotation):
         def body():
             lines = start(vm, f"swell show /data/waves.json --output drm --rotate {rotation}", "/tmp/rot.log",
@@ -410,6 +460,10 @@ def suite_for(device, width, height, extra, stop_signal):
             run_case(f"{tag} error-messages ({driver})", errors)
         elif kind == "hotplug":
             run_case(f"{tag} input-hotplug (virtio-tablet-pci device_add/device_del)", hotplug)
+        elif kind == "scenes":
+            run_case(f"{tag} run ripples tap (virtio-tablet → {driver})", ripple_tap)
+            run_case(f"{tag} run idle pond ({driver})", idle_pond)
+            run_case(f"{tag} bench through DRM ({driver})", bench_drm)
         elif kind == "touch-rotate":
             run_case(f"{tag} touch rotate-{value} ({driver})", touch(value))
     vm.close()
@@ -417,8 +471,8 @@ def suite_for(device, width, height, extra, stop_signal):
 
 # (device, size, extra cases, the signal that stops the DRM show: each stop path once, and a crash).
 configs = [
-    ("vga", 1920, 1080, [("fbdev-pacing", None), ("png", None)], "TERM"),
-    ("virtio", 1920, 1080, [("fbdev-pacing", None)], "INT"),
+    ("vga", 1920, 1080, [("fbdev-pacing", None), ("png", None), ("scenes", None)], "TERM"),
+    ("virtio", 1920, 1080, [("fbdev-pacing", None), ("scenes", None)], "INT"),
     ("vga", 1280, 800, [("rotate", 270), ("errors", None), ("vfb", None)], "HUP"),
     ("virtio", 1280, 800, [("rotate", 90), ("touch-rotate", 90), ("hotplug", None)], "SEGV"),
 ]
