@@ -36,23 +36,43 @@ func benchDataPath(_ name: String) -> String {
     @Test func randomShapesCutByRandomClipsMatchTheUnclippedDraw() {
         // Drawing a shape clipped to each tile of a random tiling must equal drawing it whole.
         var random = SeededRandom(seed: 99)
-        let width = 83, height = 61
+        let width = 83
+        let height = 61
         for _ in 0..<60 {
-            let color = Color(r: random.uniform(0...1), g: random.uniform(0...1), b: random.uniform(0...1), a: random.uniform(0.1...1))
+            let color = Color(
+                r: random.uniform(0...1), g: random.uniform(0...1), b: random.uniform(0...1), a: random.uniform(0.1...1)
+            )
             let shape: Shape
             switch Int.random(in: 0..<4, using: &random) {
             case 0:
-                shape = .ring(Ring(centerX: random.uniform(-20...100), centerY: random.uniform(-20...80), radius: random.uniform(0...60), width: random.uniform(0.2...12)))
+                shape = .ring(
+                    Ring(
+                        centerX: random.uniform(-20...100), centerY: random.uniform(-20...80),
+                        radius: random.uniform(0...60), width: random.uniform(0.2...12)))
             case 1:
-                shape = .disc(Disc(centerX: random.uniform(-20...100), centerY: random.uniform(-20...80), radius: random.uniform(0...60)))
+                shape = .disc(
+                    Disc(
+                        centerX: random.uniform(-20...100), centerY: random.uniform(-20...80),
+                        radius: random.uniform(0...60)))
             case 2:
-                shape = .waveFill(Wave(baseline: random.uniform(-10...70), amplitude: random.uniform(-30...30), wavelength: random.uniform(3...300), phase: random.uniform(-7...7)))
+                shape = .waveFill(
+                    Wave(
+                        baseline: random.uniform(-10...70), amplitude: random.uniform(-30...30),
+                        wavelength: random.uniform(3...300), phase: random.uniform(-7...7)))
             default:
-                shape = .waveStroke(WaveStroke(wave: Wave(baseline: random.uniform(-10...70), amplitude: random.uniform(-30...30), wavelength: random.uniform(3...300), phase: random.uniform(-7...7)), envelope: Bool.random(using: &random) ? .parabola : .none, width: random.uniform(0.3...9), length: Double(width)))
+                shape = .waveStroke(
+                    WaveStroke(
+                        wave: Wave(
+                            baseline: random.uniform(-10...70), amplitude: random.uniform(-30...30),
+                            wavelength: random.uniform(3...300), phase: random.uniform(-7...7)),
+                        envelope: Bool.random(using: &random) ? .parabola : .none, width: random.uniform(0.3...9),
+                        length: Double(width)))
             }
             let whole = PixelBuffer(width: width, height: height)
             let tiled = PixelBuffer(width: width, height: height)
-            for buffer in [whole, tiled] { clear(buffer.surface, color: Color(r: 0.3, g: 0.6, b: 0.9), clip: buffer.surface.bounds) }
+            for buffer in [whole, tiled] {
+                clear(buffer.surface, color: Color(r: 0.3, g: 0.6, b: 0.9), clip: buffer.surface.bounds)
+            }
             draw(DrawCommand(shape, color: color), on: whole.surface, within: whole.surface.bounds)
             let xCut = Int.random(in: 1..<width, using: &random)
             let yCut = Int.random(in: 1..<height, using: &random)
@@ -68,16 +88,28 @@ func benchDataPath(_ name: String) -> String {
 
     @Test func rowExtentsNeverMissAPaintedRow() {
         var random = SeededRandom(seed: 5)
-        let width = 64, height = 48
+        let width = 64
+        let height = 48
         for _ in 0..<100 {
-            let shape: Shape = Bool.random(using: &random)
-                ? .ring(Ring(centerX: random.uniform(-10...70), centerY: random.uniform(-10...60), radius: random.uniform(0...40), width: random.uniform(0.5...10)))
-                : .waveStroke(WaveStroke(wave: Wave(baseline: random.uniform(-10...60), amplitude: random.uniform(-20...20), wavelength: random.uniform(5...200), phase: 0), envelope: .none, width: random.uniform(0.5...8), length: 64))
+            let shape: Shape =
+                Bool.random(using: &random)
+                ? .ring(
+                    Ring(
+                        centerX: random.uniform(-10...70), centerY: random.uniform(-10...60),
+                        radius: random.uniform(0...40), width: random.uniform(0.5...10)))
+                : .waveStroke(
+                    WaveStroke(
+                        wave: Wave(
+                            baseline: random.uniform(-10...60), amplitude: random.uniform(-20...20),
+                            wavelength: random.uniform(5...200), phase: 0), envelope: .none,
+                        width: random.uniform(0.5...8), length: 64))
             let buffer = PixelBuffer(width: width, height: height)
             draw(DrawCommand(shape, color: .white), on: buffer.surface, within: buffer.surface.bounds)
             let extent = rowExtent(of: shape, frameHeight: height)
             for y in 0..<height where !(extent.top..<extent.bottom).contains(y) {
-                #expect((0..<width).allSatisfy { buffer.surface.row(y)[$0] == 0 }, "row \(y) painted outside \(extent) by \(shape)")
+                #expect(
+                    (0..<width).allSatisfy { buffer.surface.row(y)[$0] == 0 },
+                    "row \(y) painted outside \(extent) by \(shape)")
             }
         }
     }

@@ -4,7 +4,9 @@
 /// Composites `source` at constant `alpha` (source alpha x coverage) over pixels x0..<x1 of `row`.
 /// An opaque full-coverage span is a plain store.
 @inlinable
-public func blendSpan(_ row: UnsafeMutablePointer<UInt32>, from x0: Int, to x1: Int, _ source: SourceColor, alpha: Float) {
+public func blendSpan(
+    _ row: UnsafeMutablePointer<UInt32>, from x0: Int, to x1: Int, _ source: SourceColor, alpha: Float
+) {
     guard x1 > x0, alpha > 0 else { return }
     if alpha >= 1 {
         (row + x0).update(repeating: source.opaquePixel, count: x1 - x0)
@@ -26,7 +28,9 @@ public func blendSpan(_ row: UnsafeMutablePointer<UInt32>, from x0: Int, to x1: 
 /// Composites sixteen pixels starting at `row + x` with per-lane alpha, touching only the
 /// first `count` lanes (count in 1...16), so a vector may straddle the end of a span or row.
 @inlinable @inline(__always)
-public func blendLanes(_ row: UnsafeMutablePointer<UInt32>, at x: Int, count: Int, _ source: SourceColor, alpha: LaneFloats) {
+public func blendLanes(
+    _ row: UnsafeMutablePointer<UInt32>, at x: Int, count: Int, _ source: SourceColor, alpha: LaneFloats
+) {
     let p = UnsafeMutableRawPointer(row + x)
     if count >= laneCount {
         p.storeBytes(of: blend(p.loadUnaligned(as: PixelVector.self), source, alpha: alpha), as: PixelVector.self)

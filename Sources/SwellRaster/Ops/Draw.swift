@@ -32,7 +32,8 @@ public struct Frame: Equatable, Sendable {
 
 /// Renders a whole frame: background, then every command in order. Allocates nothing.
 public func render(_ frame: Frame, into surface: PixelSurface) {
-    precondition(surface.width == frame.width && surface.height == frame.height, "surface size differs from the frame's")
+    precondition(
+        surface.width == frame.width && surface.height == frame.height, "surface size differs from the frame's")
     clear(surface, color: frame.background, clip: surface.bounds)
     for command in frame.commands {
         draw(command, on: surface, within: surface.bounds)

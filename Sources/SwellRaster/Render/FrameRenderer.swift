@@ -37,7 +37,8 @@ public final class FrameRenderer {
 
     /// Renders `frame` (background, then commands in order) into `surface`.
     public func render(_ frame: Frame, into surface: PixelSurface) {
-        precondition(surface.width == frame.width && surface.height == frame.height, "surface size differs from the frame's")
+        precondition(
+            surface.width == frame.width && surface.height == frame.height, "surface size differs from the frame's")
         extents.removeAll(keepingCapacity: true)
         for command in frame.commands {
             extents.append(rowExtent(of: command.shape, frameHeight: surface.height))

@@ -56,7 +56,8 @@ struct BenchSeries {
 private func runBench(_ arguments: ParsedArguments) throws -> Int32 {
     guard let folder = arguments["drawlists"] else {
         guard arguments.positional.count == 1 else {
-            throw CommandFailure(ExitStatus.usage, "say what to measure: a scene (see 'swell scenes'), a scene file, or --drawlists DIR")
+            throw CommandFailure(
+                ExitStatus.usage, "say what to measure: a scene (see 'swell scenes'), a scene file, or --drawlists DIR")
         }
         return try benchScene(arguments.positional[0], arguments)
     }
@@ -101,9 +102,13 @@ private func runBench(_ arguments: ParsedArguments) throws -> Int32 {
         }
         progress.finish()
         results.append(BenchSeries(name: name, width: frame.width, height: frame.height, times: swell, checksum: sum))
-        results.append(BenchSeries(name: name + " (fill floor)", width: frame.width, height: frame.height, times: fill, checksum: nil))
+        results.append(
+            BenchSeries(
+                name: name + " (fill floor)", width: frame.width, height: frame.height, times: fill, checksum: nil))
     }
-    print("swell bench: \(lists.count) draw lists, \(frames) frames each, \(threads) thread\(threads == 1 ? "" : "s"), budget \(formatMilliseconds(budget)) ms (\(refresh) Hz)")
+    print(
+        "swell bench: \(lists.count) draw lists, \(frames) frames each, \(threads) thread\(threads == 1 ? "" : "s"), budget \(formatMilliseconds(budget)) ms (\(refresh) Hz)"
+    )
     try report(results, budget: budget, arguments: arguments, title: "swell bench --drawlists \(folder)")
     return try checkChecksums(results, arguments: arguments)
 }
@@ -125,7 +130,9 @@ func checkChecksums(_ results: [BenchSeries], arguments: ParsedArguments) throws
     var expected: [String: String] = [:]
     for line in text.split(separator: "\n") where !line.hasPrefix("#") {
         let parts = line.split(separator: " ")
-        guard parts.count == 2 else { throw CommandFailure(ExitStatus.dataError, "\(path): expected 'name checksum' lines, got '\(line)'") }
+        guard parts.count == 2 else {
+            throw CommandFailure(ExitStatus.dataError, "\(path): expected 'name checksum' lines, got '\(line)'")
+        }
         expected[String(parts[0])] = String(parts[1])
     }
     var changed = 0
@@ -146,7 +153,9 @@ func checkChecksums(_ results: [BenchSeries], arguments: ParsedArguments) throws
 
 /// Prints the table and writes the optional JSON and SVG.
 func report(_ results: [BenchSeries], budget: Double, arguments: ParsedArguments, title: String) throws {
-    let header = ["series", "size", "frames", "min", "p50", "p95", "p99", "max", "mean", "over", "headroom", "checksum"]
+    let header = [
+        "series", "size", "frames", "min", "p50", "p95", "p99", "max", "mean", "over", "headroom", "checksum",
+    ]
     var rows: [[String]] = []
     var json: [String] = []
     for series in results {
@@ -168,7 +177,9 @@ func report(_ results: [BenchSeries], budget: Double, arguments: ParsedArguments
     print("times in ms per frame; 'over' = frames over the budget; headroom = budget / p99")
     print(formatTable(header, rows), terminator: "")
     if let path = arguments["json"] {
-        let document = "{\"budget_ms\": \(formatMilliseconds(budget)), \"series\": [\n  " + json.joined(separator: ",\n  ") + "\n]}\n"
+        let document =
+            "{\"budget_ms\": \(formatMilliseconds(budget)), \"series\": [\n  " + json.joined(separator: ",\n  ")
+            + "\n]}\n"
         try writeText(document, to: path)
     }
     if let path = arguments["plot"] {
@@ -193,7 +204,9 @@ func jsonFiles(in folder: String) throws -> [String] {
     defer { closedir(directory) }
     var names: [String] = []
     while let entry = readdir(directory) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+        let name = withUnsafeBytes(of: entry.pointee.d_name) {
+            String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+        }
         if name.hasSuffix(".json") && !name.hasPrefix(".") { names.append(name) }
     }
     guard !names.isEmpty else { throw CommandFailure(ExitStatus.noInput, "\(folder): no *.json draw lists in it") }

@@ -22,12 +22,15 @@ func benchScene(_ sceneName: String, _ arguments: ParsedArguments) throws -> Int
     let width = presenter.shadow.width
     let height = presenter.shadow.height
     let displayRate = presenter.display.refreshHz
-    let refresh = try arguments["refresh"].map { _ in Double(try arguments.integer("refresh", default: 60, in: 1...1000)) }
+    let refresh =
+        try arguments["refresh"].map { _ in Double(try arguments.integer("refresh", default: 60, in: 1...1000)) }
         ?? (options.choice == .memory ? 60 : displayRate)
     let budget = 1000 / refresh
     let seconds = try secondsOption(arguments) ?? 10
-    let frames = try arguments.integer("frames", default: max(1, Int((seconds * refresh).rounded())), in: 1...10_000_000)
-    let script = try arguments["input"].map(loadTouchScript)?.events
+    let frames = try arguments.integer(
+        "frames", default: max(1, Int((seconds * refresh).rounded())), in: 1...10_000_000)
+    let script =
+        try arguments["input"].map(loadTouchScript)?.events
         ?? draggingFingers(width: width, height: height, seconds: Double(frames) / refresh)
 
     var times = FrameTimes()
@@ -59,13 +62,13 @@ func benchScene(_ sceneName: String, _ arguments: ParsedArguments) throws -> Int
     progress.finish()
     let name = sceneName.split(separator: "/").last.map(String.init) ?? sceneName
     let series = BenchSeries(name: name, width: width, height: height, times: times, checksum: checksum(surface))
-    let where_ = options.choice == .memory ? "memory" : presenter.display.description
+    let location = options.choice == .memory ? "memory" : presenter.display.description
     print(
-        "swell bench: \(name) on \(where_), \(times.render.count) frames at \(formatMilliseconds(refresh)) Hz "
+        "swell bench: \(name) on \(location), \(times.render.count) frames at \(formatMilliseconds(refresh)) Hz "
             + "(stepped clock), \(threads) thread\(threads == 1 ? "" : "s"), "
             + (arguments["input"] == nil ? "three dragging fingers" : "touch script \(arguments["input"]!)"))
     if options.choice != .memory { print("presenting: \(presenter.pacing)") }
-    try reportScene(series, budget: budget, arguments: arguments, title: "swell bench \(name) (\(where_))")
+    try reportScene(series, budget: budget, arguments: arguments, title: "swell bench \(name) (\(location))")
     return try checkChecksums([series], arguments: arguments)
 }
 
@@ -101,7 +104,9 @@ func draggingFingers(width: Int, height: Int, seconds: Double) -> [SwellScenes.T
 func reportScene(_ series: BenchSeries, budget: Double, arguments: ParsedArguments, title: String) throws {
     let header = ["part", "frames", "min", "p50", "p95", "p99", "max", "mean", "over budget", "headroom"]
     var rows: [[String]] = []
-    for (part, samples) in [("render", series.times.render), ("present", series.times.present), ("total", series.times.total)] {
+    for (part, samples) in [
+        ("render", series.times.render), ("present", series.times.present), ("total", series.times.total),
+    ] {
         let s = FrameStatistics(samples, budget: budget)
         let judged = part == "render"
         rows.append([

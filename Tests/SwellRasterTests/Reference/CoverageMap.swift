@@ -96,8 +96,10 @@ func referenceComposite(destination: UInt32, source: Double, alpha: Double) -> U
 /// Checks a kernel's composite of `color` over a random background against the reference
 /// coverage: each channel must be within what a 0.05 coverage error plus rounding allows.
 /// Returns the number of channel values outside that bound.
-func compositeMismatches(shape: Shape, color: Color, background: [UInt32], width: Int, height: Int,
-                         reference: CoverageMap, coverageTolerance: Double = 0.05) -> Int {
+func compositeMismatches(
+    shape: Shape, color: Color, background: [UInt32], width: Int, height: Int,
+    reference: CoverageMap, coverageTolerance: Double = 0.05
+) -> Int {
     let buffer = PixelBuffer(width: width, height: height)
     for j in 0..<height {
         for i in 0..<width { buffer.surface.row(j)[i] = background[j * width + i] }
