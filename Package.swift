@@ -40,7 +40,7 @@ let package = Package(
 
         .executableTarget(
             name: "RasterBench",
-            dependencies: ["SwellRaster", "SwellDrawList", "CCairo"],
+            dependencies: ["SwellRaster", "SwellDrawList", "SwellOutput", "CCairo"],
             path: "Benchmarks/RasterBench"),
 
         .testTarget(name: "SwellRasterTests", dependencies: ["SwellRaster", "SwellDrawList"]),

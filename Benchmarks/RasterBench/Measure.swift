@@ -1,5 +1,6 @@
 import Glibc
 import SwellDrawList
+import SwellOutput
 import SwellRaster
 
 /// How many frames to render and how.
@@ -88,7 +89,7 @@ private func measureList(
         }
         targets[renderer] = target
     }
-    let checksumsBefore = swellVariants.map { pictureChecksum($0.1.surface) }
+    let checksumsBefore = swellVariants.map { checksum($0.1.surface) }
 
     var times: [Renderer: FrameTimes] = [:]
     for round in 0..<plan.rounds {
@@ -111,9 +112,9 @@ private func measureList(
     }
 
     for ((renderer, buffer, label), before) in zip(swellVariants, checksumsBefore) {
-        let checksum = pictureChecksum(buffer.surface)
-        records.append(.checksum(build: label, list: name, hex: hexDigits(checksum), stable: checksum == before))
-        printError("[\(label)] \(name): Swell checksum \(hexDigits(checksum))")
+        let picture = SwellOutput.checksum(buffer.surface)
+        records.append(.checksum(build: label, list: name, hex: hexDigits(picture), stable: picture == before))
+        printError("[\(label)] \(name): Swell checksum \(hexDigits(picture))")
 
         let frames = plan.allocationFrames
         let calls = counter?.countAllocations {

@@ -1,4 +1,5 @@
 import SwellDrawList
+import SwellJSON
 import SwellKiosk
 import SwellOutput
 import SwellRaster

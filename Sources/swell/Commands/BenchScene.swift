@@ -1,3 +1,4 @@
+import SwellJSON
 import SwellKiosk
 import SwellOutput
 import SwellRaster

@@ -76,6 +76,29 @@ func openKioskOutput(_ options: OutputOptions) throws -> (any Presenter, VTConso
     }
 }
 
+/// Opens the display (and the console), the touch and pointer devices when `withInput` (never
+/// for `--output memory`), and the frame loop; on failure puts back whatever was taken. New and
+/// vanished input devices are reported with a line each.
+func openKioskLoop(_ options: OutputOptions, withInput: Bool) throws -> (loop: KioskLoop, presenter: any Presenter) {
+    let (presenter, console) = try openKioskOutput(options)
+    var input: InputMonitor?
+    if withInput && options.choice != .memory {
+        input = InputMonitor(
+            mapping: ScreenMapping(
+                panelWidth: presenter.display.panelWidth, panelHeight: presenter.display.panelHeight,
+                rotation: presenter.rotation))
+        input?.deviceAdded = { path, name in printNow("input added \(path) (\(name))") }
+        input?.deviceRemoved = { path, reason in printNow("input removed \(path) (\(reason))") }
+    }
+    do {
+        return (try KioskLoop(presenter: presenter, input: input, console: console), presenter)
+    } catch {
+        console?.restore()
+        presenter.restore()
+        throw commandFailure(error)
+    }
+}
+
 /// Prints one line to standard output and flushes it at once (scripts and test harnesses wait for it).
 func printNow(_ line: String) {
     print(line)

@@ -37,21 +37,7 @@ private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
     let player = try loadScenePlayer(sceneName, threads: threads)
     let script = try arguments["input"].map(loadTouchScript)?.events ?? []
 
-    let (presenter, console) = try openKioskOutput(options)
-    let mapping = ScreenMapping(
-        panelWidth: presenter.display.panelWidth, panelHeight: presenter.display.panelHeight,
-        rotation: presenter.rotation)
-    let input = options.choice == .memory ? nil : InputMonitor(mapping: mapping)
-    input?.deviceAdded = { path, name in printNow("input added \(path) (\(name))") }
-    input?.deviceRemoved = { path, reason in printNow("input removed \(path) (\(reason))") }
-    let loop: KioskLoop
-    do {
-        loop = try KioskLoop(presenter: presenter, input: input, console: console)
-    } catch {
-        console?.restore()
-        presenter.restore()
-        throw commandFailure(error)
-    }
+    let (loop, presenter) = try openKioskLoop(options, withInput: true)
 
     // One clock for input and frames, so a touch is never later than the frame it affects.
     let start = monotonicSeconds()

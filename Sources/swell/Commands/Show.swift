@@ -38,15 +38,7 @@ private func runShow(_ arguments: ParsedArguments) throws -> Int32 {
     if savePath != nil { options.choice = .memory }
 
     let picture = try loadPicture(path)
-    let (presenter, console) = try openKioskOutput(options)
-    let loop: KioskLoop
-    do {
-        loop = try KioskLoop(presenter: presenter, input: nil, console: console)
-    } catch {
-        console?.restore()
-        presenter.restore()
-        throw commandFailure(error)
-    }
+    let (loop, presenter) = try openKioskLoop(options, withInput: false)
     let name = String(path.split(separator: "/").last ?? Substring(path))
     let redraw = arguments.has("redraw")
     var frames = 0

@@ -64,22 +64,9 @@ private func runTouchTest(_ arguments: ParsedArguments) throws -> Int32 {
         rings.append(Ring(centerX: x, centerY: y, radius: touchRingRadius, width: touchRingWidth))
     }
 
-    let (presenter, console) = try openKioskOutput(options)
-    let mapping = ScreenMapping(
-        panelWidth: presenter.display.panelWidth, panelHeight: presenter.display.panelHeight,
-        rotation: presenter.rotation)
-    let input = options.choice == .memory ? nil : InputMonitor(mapping: mapping)
     // Devices present at the start are listed in the "touch-test on" line; later ones get a line each.
-    input?.deviceAdded = { path, name in printNow("input added \(path) (\(name))") }
-    input?.deviceRemoved = { path, reason in printNow("input removed \(path) (\(reason))") }
-    let loop: KioskLoop
-    do {
-        loop = try KioskLoop(presenter: presenter, input: input, console: console)
-    } catch {
-        console?.restore()
-        presenter.restore()
-        throw commandFailure(error)
-    }
+    let (loop, presenter) = try openKioskLoop(options, withInput: true)
+    let input = loop.input
     let end: LoopEnd
     do {
         end = try loop.run(

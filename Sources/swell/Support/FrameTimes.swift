@@ -64,22 +64,3 @@ func formatTable(_ header: [String], _ rows: [[String]]) -> String {
     let rule = widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")
     return ([line(header), rule] + rows.map(line)).joined(separator: "\n") + "\n"
 }
-
-/// Escapes a string for a JSON document.
-func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\t": out += "\\t"
-        case _ where scalar.value < 0x20:
-            out +=
-                "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                + String(scalar.value, radix: 16)
-        default: out.unicodeScalars.append(scalar)
-        }
-    }
-    return out + "\""
-}
