@@ -66,32 +66,11 @@
 /// only pixels inside `clip`.
 @inlinable
 public func fillWave(_ surface: PixelSurface, _ shape: Wave, _ source: SourceColor, clip: ClipRect) {
-    let area = clip.intersection(surface.bounds)
-    guard !area.isEmpty, source.alpha > 0 else { return }
-    guard shape.baseline.isFinite, shape.amplitude.isFinite, shape.wavelength.isFinite, shape.phase.isFinite,
-        abs(shape.wavelength) >= 1e-6
-    else { return }
-    let amplitude = min(max(shape.amplitude, -1e6), 1e6)
-    let reach = abs(amplitude) + 1
-    // Rows [bandTop, bandBottom) may be partly covered; rows from bandBottom down are full.
-    let bandTopValue = (shape.baseline - reach).rounded(.down)
-    let bandBottomValue = (shape.baseline + reach).rounded(.up)
-    let bandTop =
-        bandTopValue <= Double(area.y0) ? area.y0 : (bandTopValue >= Double(area.y1) ? area.y1 : Int(bandTopValue))
-    let bandBottom =
-        bandBottomValue <= Double(area.y0)
-        ? area.y0 : (bandBottomValue >= Double(area.y1) ? area.y1 : Int(bandBottomValue))
-    if bandTop < bandBottom {
-        // The origin of the Float row coordinates is the op's own band top, not the clip's, so
-        // every pixel is computed the same way however the clip cuts the frame.
-        let origin = Int(max(bandTopValue, -4e15))
-        fillWaveBand(
-            surface, shape, amplitude: amplitude, source, columns: area.x0..<area.x1, rows: bandTop..<bandBottom,
-            origin: origin)
-    }
+    guard let rows = WaveFillRows(shape, source, surface: surface, clip: clip) else { return }
+    rows.drawCurve(surface, shape, source)
     let blender = WaveBlender(source)
-    for y in bandBottom..<area.y1 {
-        blender.fullSpan(surface.row(y), from: area.x0, to: area.x1)
+    for y in rows.fullRows {
+        blender.fullSpan(surface.row(y), from: rows.area.x0, to: rows.area.x1)
     }
 }
 

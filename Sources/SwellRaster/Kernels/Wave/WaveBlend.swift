@@ -55,6 +55,14 @@ public struct WaveBlender {
         return 0xFF00_0000 | r &<< 16 | g &<< 8 | b
     }
 
+    /// The pixel `fullSpan` writes over `destination`: one pixel of the same integer math (the
+    /// frame renderer blends a whole uniform row with it; BlendTests checks it against fullSpan).
+    @inlinable @inline(__always)
+    public func fullPixel(over destination: UInt32) -> UInt32 {
+        isOpaque
+            ? opaquePixel : Self.mixPixel(destination, keep: keep, red: addRed, green: addGreen, blue: addBlue)
+    }
+
     /// Composites at the op's alpha (full coverage) over pixels x0..<x1 of `row`.
     @inlinable @inline(__always)
     public func fullSpan(_ row: UnsafeMutablePointer<UInt32>, from x0: Int, to x1: Int) {
