@@ -125,9 +125,9 @@ func fillWaveBand(
                         blender.coverageLanes(
                             surface.row(origin + y), group: groupX, lanes: lanes, coverage: laneClamp01(coverage))
                     }
-                    for y in full..<endRow {
-                        blender.fullSpan(surface.row(origin + y), from: lanes.lowerBound, to: lanes.upperBound)
-                    }
+                    blender.fullColumns(
+                        surface, rows: (origin + full)..<(origin + endRow), from: lanes.lowerBound,
+                        to: lanes.upperBound)
                     groupX += laneCount
                 }
                 chunkStart = chunkEnd
