@@ -202,11 +202,11 @@ struct StrokeBandSampler {
         parabola = geometry.parabola
     }
 
-    @inlinable @inline(__always)
+    @inlinable @inline(never)
     func crossSection(groupX: Int, offset: Double) -> (LaneFloats, LaneFloats) {
         let turns = sampler.turns(groupX: groupX, offset: offset)
-        let sine = sineOfTurns(turns)
-        let cosine = sineOfTurns(turns + 0.25)
+        let sine = outlinedSineOfTurns(turns)
+        let cosine = outlinedSineOfTurns(turns + 0.25)
         var g = LaneFloats(repeating: baseline)
         var g1: LaneFloats
         var g2: LaneFloats
@@ -230,6 +230,11 @@ struct StrokeBandSampler {
         return (g - radius * stretch + bend, g + radius * stretch + bend)
     }
 }
+
+/// `sineOfTurns` as a call of its own: inlined twice into `crossSection` (sine and cosine), LLVM
+/// interleaved the two into a mix of scalar, xmm and ymm code; alone it is straight zmm code.
+@inlinable @inline(never)
+func outlinedSineOfTurns(_ turns: LaneFloats) -> LaneFloats { sineOfTurns(turns) }
 
 /// Robust path: lo/hi from the polyline capsules (scalar), at every sub-column edge.
 @inlinable
