@@ -231,11 +231,6 @@ struct StrokeBandSampler {
     }
 }
 
-/// `sineOfTurns` as a call of its own: inlined twice into `crossSection` (sine and cosine), LLVM
-/// interleaved the two into a mix of scalar, xmm and ymm code; alone it is straight zmm code.
-@inlinable @inline(never)
-func outlinedSineOfTurns(_ turns: LaneFloats) -> LaneFloats { sineOfTurns(turns) }
-
 /// Robust path: lo/hi from the polyline capsules (scalar), at every sub-column edge.
 @inlinable
 func sampleStrokeEnvelope(
