@@ -27,7 +27,9 @@ import Testing
 
     static let background = Color(r: 0.04, g: 0.12, b: 0.24)
 
-    static func fill(_ baseline: Double, _ amplitude: Double = 12, wavelength: Double = 90, phase: Double = 0.4) -> Shape {
+    static func fill(_ baseline: Double, _ amplitude: Double = 12, wavelength: Double = 90, phase: Double = 0.4)
+        -> Shape
+    {
         .waveFill(Wave(baseline: baseline, amplitude: amplitude, wavelength: wavelength, phase: phase))
     }
 
@@ -84,17 +86,21 @@ import Testing
                 DrawCommand(Self.fill(75, 3), color: Color(r: 0.7, g: 0.7, b: 0.1, a: 0.6)),
             ]
             Self.expectRendererMatchesPlainPipeline(
-                Frame(width: 150, height: 97, background: Self.background, commands: commands), "clip \(String(describing: clip))")
+                Frame(width: 150, height: 97, background: Self.background, commands: commands),
+                "clip \(String(describing: clip))")
         }
     }
 
     @Test func fillsAfterStrokesRingsAndDiscs() {
         let stroke = Shape.waveStroke(
-            WaveStroke(wave: Wave(baseline: 55, amplitude: 20, wavelength: 120, phase: 1), envelope: .parabola, width: 4, length: 150))
+            WaveStroke(
+                wave: Wave(baseline: 55, amplitude: 20, wavelength: 120, phase: 1), envelope: .parabola, width: 4,
+                length: 150))
         let commands = [
             DrawCommand(Self.fill(40), color: Color(r: 1, g: 0.6, b: 0.2, a: 0.5)),
             DrawCommand(stroke, color: Color(r: 1, g: 1, b: 1, a: 0.7)),
-            DrawCommand(.ring(Ring(centerX: 70, centerY: 80, radius: 12, width: 3)), color: Color(r: 0, g: 1, b: 0, a: 0.8)),
+            DrawCommand(
+                .ring(Ring(centerX: 70, centerY: 80, radius: 12, width: 3)), color: Color(r: 0, g: 1, b: 0, a: 0.8)),
             DrawCommand(.disc(Disc(centerX: 20, centerY: 10, radius: 8)), color: Color(r: 1, g: 0, b: 1, a: 0.4)),
             DrawCommand(Self.fill(30, 6), color: Color(r: 0.2, g: 0.5, b: 1, a: 0.5)),
             DrawCommand(.disc(Disc(centerX: 120, centerY: 90, radius: 5)), color: Color(r: 1, g: 1, b: 0, a: 1)),
@@ -131,44 +137,67 @@ import Testing
     @Test func tinyFrames() {
         for (width, height) in [(1, 1), (2, 1), (1, 3), (3, 2), (17, 5), (16, 16), (33, 2)] {
             let commands = [
-                DrawCommand(Self.fill(Double(height) / 2, 1, wavelength: 7), color: Color(r: 1, g: 0.6, b: 0.2, a: 0.5)),
-                DrawCommand(Self.fill(Double(height) / 3, 0.5, wavelength: 3), color: Color(r: 0.2, g: 0.5, b: 1, a: 1)),
-                DrawCommand(.disc(Disc(centerX: 0.5, centerY: 0.5, radius: 0.7)), color: Color(r: 1, g: 1, b: 1, a: 0.5)),
+                DrawCommand(
+                    Self.fill(Double(height) / 2, 1, wavelength: 7), color: Color(r: 1, g: 0.6, b: 0.2, a: 0.5)),
+                DrawCommand(
+                    Self.fill(Double(height) / 3, 0.5, wavelength: 3), color: Color(r: 0.2, g: 0.5, b: 1, a: 1)),
+                DrawCommand(
+                    .disc(Disc(centerX: 0.5, centerY: 0.5, radius: 0.7)), color: Color(r: 1, g: 1, b: 1, a: 0.5)),
                 DrawCommand(Self.fill(-1, 0.2), color: Color(r: 0.1, g: 0.9, b: 0.3, a: 0.3)),
             ]
             Self.expectRendererMatchesPlainPipeline(
-                Frame(width: width, height: height, background: Self.background, commands: commands), "\(width)x\(height)")
+                Frame(width: width, height: height, background: Self.background, commands: commands),
+                "\(width)x\(height)")
         }
     }
 
     @Test func randomFramesOfMixedCommands() {
         var random = SeededRandom(seed: 2026)
-        let width = 71, height = 53
+        let width = 71
+        let height = 53
         for trial in 0..<40 {
             var commands: [DrawCommand] = []
             for _ in 0..<Int.random(in: 1...9, using: &random) {
                 let alpha: Double = Bool.random(using: &random) ? 1 : random.uniform(0.05...1)
-                let color = Color(r: random.uniform(0...1), g: random.uniform(0...1), b: random.uniform(0...1), a: alpha)
+                let color = Color(
+                    r: random.uniform(0...1), g: random.uniform(0...1), b: random.uniform(0...1), a: alpha)
                 let wave = Wave(
                     baseline: random.uniform(-20...70), amplitude: random.uniform(-25...25),
                     wavelength: random.uniform(3...300), phase: random.uniform(-7...7))
                 let shape: Shape
                 switch Int.random(in: 0..<6, using: &random) {
-                case 0: shape = .ring(Ring(centerX: random.uniform(-10...80), centerY: random.uniform(-10...60), radius: random.uniform(0...30), width: random.uniform(0.5...6)))
-                case 1: shape = .disc(Disc(centerX: random.uniform(-10...80), centerY: random.uniform(-10...60), radius: random.uniform(0...30)))
-                case 2: shape = .waveStroke(WaveStroke(wave: wave, envelope: .none, width: random.uniform(0.3...6), length: Double(width)))
+                case 0:
+                    shape = .ring(
+                        Ring(
+                            centerX: random.uniform(-10...80), centerY: random.uniform(-10...60),
+                            radius: random.uniform(0...30), width: random.uniform(0.5...6)))
+                case 1:
+                    shape = .disc(
+                        Disc(
+                            centerX: random.uniform(-10...80), centerY: random.uniform(-10...60),
+                            radius: random.uniform(0...30)))
+                case 2:
+                    shape = .waveStroke(
+                        WaveStroke(wave: wave, envelope: .none, width: random.uniform(0.3...6), length: Double(width)))
                 default: shape = .waveFill(wave)
                 }
                 var clip: ClipRect? = nil
                 switch Int.random(in: 0..<4, using: &random) {
-                case 0: clip = ClipRect(x0: 0, y0: Int.random(in: -5...40, using: &random), x1: width, y1: Int.random(in: 10...60, using: &random))
-                case 1: clip = ClipRect(x0: Int.random(in: -5...30, using: &random), y0: Int.random(in: -5...40, using: &random), x1: Int.random(in: 20...80, using: &random), y1: Int.random(in: 10...60, using: &random))
+                case 0:
+                    clip = ClipRect(
+                        x0: 0, y0: Int.random(in: -5...40, using: &random), x1: width,
+                        y1: Int.random(in: 10...60, using: &random))
+                case 1:
+                    clip = ClipRect(
+                        x0: Int.random(in: -5...30, using: &random), y0: Int.random(in: -5...40, using: &random),
+                        x1: Int.random(in: 20...80, using: &random), y1: Int.random(in: 10...60, using: &random))
                 default: break
                 }
                 commands.append(DrawCommand(shape, color: color, clip: clip))
             }
             Self.expectRendererMatchesPlainPipeline(
-                Frame(width: width, height: height, background: Self.background, commands: commands), "random frame \(trial)")
+                Frame(width: width, height: height, background: Self.background, commands: commands),
+                "random frame \(trial)")
         }
     }
 
@@ -179,14 +208,17 @@ import Testing
             let frame = Frame(
                 width: width, height: height, background: Self.background,
                 commands: [
-                    DrawCommand(Self.fill(Double(height) / 2, 4, wavelength: 25), color: Color(r: 1, g: 0.6, b: 0.2, a: 0.5)),
+                    DrawCommand(
+                        Self.fill(Double(height) / 2, 4, wavelength: 25), color: Color(r: 1, g: 0.6, b: 0.2, a: 0.5)),
                     DrawCommand(.disc(Disc(centerX: 10, centerY: Double(height) - 4, radius: 3)), color: .white),
                 ])
             let plain = PixelBuffer(width: width, height: height)
             render(frame, into: plain.surface)
             let banded = PixelBuffer(width: width, height: height)
             renderer.render(frame, into: banded.surface)
-            #expect(FrameRendererTests.packed(banded.surface) == FrameRendererTests.packed(plain.surface), "\(width)x\(height)")
+            #expect(
+                FrameRendererTests.packed(banded.surface) == FrameRendererTests.packed(plain.surface),
+                "\(width)x\(height)")
         }
     }
 }

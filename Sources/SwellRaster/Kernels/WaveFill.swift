@@ -40,9 +40,27 @@
 //   baseline, amplitude, wavelength or phase, or |wavelength| < 1e-6 px (zero included). Amplitudes are limited to
 //   ±1e6 px (every column then spans the frame anyway) so Float coordinates stay meaningful.
 //
-// Speed (one core of the shared 2-core AMD EPYC (AVX-512) machine, medians of 60 frames, a
-// timing harness outside the repository; `swift build -c release -Xswiftc -target-cpu
-// -Xswiftc native`; the machine is noisy, ranges are over repeated runs)
+// Speed (one core of the shared 2-core AMD EPYC (AVX-512) machine, medians of 60 frames; the
+// machine is noisy, ranges are over repeated runs, A/B runs interleaved)
+// - Now, through FrameRenderer (what `swell render` and the bench's "Swell banded" use):
+//   `scripts/build; .build/tuned-native/release/swell render bench-data/waves.json --repeat 60
+//   --threads 1`: waves.json 0.37–0.38 ms (was 0.56–0.62 ms in the same runs), i.e. ~5.7x a
+//   memset of 0.065 ms. What changed:
+//   * lazy uniform rows (Render/UniformRows.swift): the clear and the fully covered rows of
+//     full-width fills stay one colour per row (`WaveBlender.fullPixel`) and are written once
+//     at the end; only the curve rows (`WaveFillRows.curveRows`) and what other ops touch are
+//     blended pixel by pixel: fills + clear 0.33 -> 0.15 ms.
+//   * the rows below a group's chords in one call (`WaveBlender.fullColumns`, constants kept
+//     in registers): -0.025 ms.
+//   * the stroke's sine and cosine per column edge out of line (`outlinedSineOfTurns`): LLVM
+//     had interleaved the two inlined polynomials into scalar/xmm/ymm code: strokes 0.26 ->
+//     0.22 ms (+ clear: 0.33 -> 0.28 ms).
+//   All give the same bytes (checked with cmp on the bench lists and random lists, 1 and 2
+//   threads, against the previous build). Left: strokes ~0.22 ms (row loop: the coverage
+//   integral's division and the per-row blend), the end-of-band row fills ~1 memset, the fills'
+//   curve rows ~0.09 ms. waves-4k through FrameRenderer: 1.7–1.9 ms (was 2.8–3.6 ms).
+// - Earlier figures, op by op (`render(_:into:)`, before the changes above; a timing harness
+//   outside the repository):
 // - waves.json 1920x1080 (clear + 4 fills + 10 strokes): 0.51–0.56 ms. A memset of the frame
 //   takes 0.058–0.064 ms (the 8 MB frame stays in L3), so this is ~9x memset, not the 3x hoped
 //   for: the fills alone blend 2.7 M pixels (1.3 frames) and the clear is one memset. Fills
