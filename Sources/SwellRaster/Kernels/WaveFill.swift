@@ -49,16 +49,18 @@
 //   * lazy uniform rows (Render/UniformRows.swift): the clear and the fully covered rows of
 //     full-width fills stay one colour per row (`WaveBlender.fullPixel`) and are written once
 //     at the end; only the curve rows (`WaveFillRows.curveRows`) and what other ops touch are
-//     blended pixel by pixel: fills + clear 0.33 -> 0.15 ms.
+//     blended pixel by pixel: the 4 fills + clear 0.33 -> 0.18 ms.
 //   * the rows below a group's chords in one call (`WaveBlender.fullColumns`, constants kept
-//     in registers): -0.025 ms.
+//     in registers): fills + clear 0.18 -> 0.15 ms.
 //   * the stroke's sine and cosine per column edge out of line (`outlinedSineOfTurns`): LLVM
 //     had interleaved the two inlined polynomials into scalar/xmm/ymm code: strokes 0.26 ->
 //     0.22 ms (+ clear: 0.33 -> 0.28 ms).
 //   All give the same bytes (checked with cmp on the bench lists and random lists, 1 and 2
 //   threads, against the previous build). Left: strokes ~0.22 ms (row loop: the coverage
 //   integral's division and the per-row blend), the end-of-band row fills ~1 memset, the fills'
-//   curve rows ~0.09 ms. waves-4k through FrameRenderer: 1.7–1.9 ms (was 2.8–3.6 ms).
+//   curve rows ~0.09 ms. waves-4k through FrameRenderer: 1.7–1.9 ms (was 2.9–3.6 ms); two
+//   threads: waves 0.46 ms (was 0.65–0.71: two threads are slower than one on this shared
+//   machine, before and after), waves-4k 1.8–2.0 ms (was 2.4–3.2); ripples-1000 unchanged.
 // - Earlier figures, op by op (`render(_:into:)`, before the changes above; a timing harness
 //   outside the repository):
 // - waves.json 1920x1080 (clear + 4 fills + 10 strokes): 0.51–0.56 ms. A memset of the frame
