@@ -45,7 +45,9 @@
 // - Now, through FrameRenderer (what `swell render` and the bench's "Swell banded" use):
 //   `scripts/build; .build/tuned-native/release/swell render bench-data/waves.json --repeat 60
 //   --threads 1`: waves.json 0.37–0.38 ms (was 0.56–0.62 ms in the same runs), i.e. ~5.7x a
-//   memset of 0.065 ms. What changed:
+//   memset of 0.065 ms. Borderline: `scripts/bench --frames 60` (Cairo timed in the same
+//   rounds) gave banded 0.43 ms against a 0.06 ms memset (6.7x) once; `.build/tuned/release/
+//   RasterBench measure --build tuned --renderers swell-banded,memset` 0.36–0.38 ms. What changed:
 //   * lazy uniform rows (Render/UniformRows.swift): the clear and the fully covered rows of
 //     full-width fills stay one colour per row (`WaveBlender.fullPixel`) and are written once
 //     at the end; only the curve rows (`WaveFillRows.curveRows`) and what other ops touch are
