@@ -24,3 +24,9 @@ public func sineOfTurns(_ turns: SIMD16<Float>) -> SIMD16<Float> {
     let sine = x + x * x2 * p
     return unsafeBitCast(unsafeBitCast(sine, to: SIMD16<UInt32>.self) ^ parity, to: SIMD16<Float>.self)
 }
+
+/// `sineOfTurns` as a call of its own, for callers where LLVM mangles the inlined polynomial:
+/// inlined twice into the stroke's `crossSection` (sine and cosine), it interleaved the two into
+/// a mix of scalar, xmm and ymm code; alone it is straight zmm code (same operations, same bits).
+@inlinable @inline(never)
+func outlinedSineOfTurns(_ turns: SIMD16<Float>) -> SIMD16<Float> { sineOfTurns(turns) }

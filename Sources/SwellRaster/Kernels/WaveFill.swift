@@ -40,9 +40,31 @@
 //   baseline, amplitude, wavelength or phase, or |wavelength| < 1e-6 px (zero included). Amplitudes are limited to
 //   ±1e6 px (every column then spans the frame anyway) so Float coordinates stay meaningful.
 //
-// Speed (one core of the shared 2-core AMD EPYC (AVX-512) machine, medians of 60 frames, a
-// timing harness outside the repository; `swift build -c release -Xswiftc -target-cpu
-// -Xswiftc native`; the machine is noisy, ranges are over repeated runs)
+// Speed (one core of the shared 2-core AMD EPYC (AVX-512) machine, medians of 60 frames; the
+// machine is noisy, ranges are over repeated runs, A/B runs interleaved)
+// - Now, through FrameRenderer (what `swell render` and the bench's "Swell banded" use):
+//   `scripts/build; .build/tuned-native/release/swell render bench-data/waves.json --repeat 60
+//   --threads 1`: waves.json 0.37–0.38 ms (was 0.56–0.62 ms in the same runs), i.e. ~5.7x a
+//   memset of 0.065 ms. Borderline: `scripts/bench --frames 60` (Cairo timed in the same
+//   rounds) gave banded 0.43 ms against a 0.06 ms memset (6.7x) once; `.build/tuned/release/
+//   RasterBench measure --build tuned --renderers swell-banded,memset` 0.36–0.38 ms. What changed:
+//   * lazy uniform rows (Render/UniformRows.swift): the clear and the fully covered rows of
+//     full-width fills stay one colour per row (`WaveBlender.fullPixel`) and are written once
+//     at the end; only the curve rows (`WaveFillRows.curveRows`) and what other ops touch are
+//     blended pixel by pixel: the 4 fills + clear 0.33 -> 0.18 ms.
+//   * the rows below a group's chords in one call (`WaveBlender.fullColumns`, constants kept
+//     in registers): fills + clear 0.18 -> 0.15 ms.
+//   * the stroke's sine and cosine per column edge out of line (`outlinedSineOfTurns`): LLVM
+//     had interleaved the two inlined polynomials into scalar/xmm/ymm code: strokes 0.26 ->
+//     0.22 ms (+ clear: 0.33 -> 0.28 ms).
+//   All give the same bytes (checked with cmp on the bench lists and random lists, 1 and 2
+//   threads, against the previous build). Left: strokes ~0.22 ms (row loop: the coverage
+//   integral's division and the per-row blend), the end-of-band row fills ~1 memset, the fills'
+//   curve rows ~0.09 ms. waves-4k through FrameRenderer: 1.7–1.9 ms (was 2.9–3.6 ms); two
+//   threads: waves 0.46 ms (was 0.65–0.71: two threads are slower than one on this shared
+//   machine, before and after), waves-4k 1.8–2.0 ms (was 2.4–3.2); ripples-1000 unchanged.
+// - Earlier figures, op by op (`render(_:into:)`, before the changes above; a timing harness
+//   outside the repository):
 // - waves.json 1920x1080 (clear + 4 fills + 10 strokes): 0.51–0.56 ms. A memset of the frame
 //   takes 0.058–0.064 ms (the 8 MB frame stays in L3), so this is ~9x memset, not the 3x hoped
 //   for: the fills alone blend 2.7 M pixels (1.3 frames) and the clear is one memset. Fills
@@ -66,32 +88,11 @@
 /// only pixels inside `clip`.
 @inlinable
 public func fillWave(_ surface: PixelSurface, _ shape: Wave, _ source: SourceColor, clip: ClipRect) {
-    let area = clip.intersection(surface.bounds)
-    guard !area.isEmpty, source.alpha > 0 else { return }
-    guard shape.baseline.isFinite, shape.amplitude.isFinite, shape.wavelength.isFinite, shape.phase.isFinite,
-        abs(shape.wavelength) >= 1e-6
-    else { return }
-    let amplitude = min(max(shape.amplitude, -1e6), 1e6)
-    let reach = abs(amplitude) + 1
-    // Rows [bandTop, bandBottom) may be partly covered; rows from bandBottom down are full.
-    let bandTopValue = (shape.baseline - reach).rounded(.down)
-    let bandBottomValue = (shape.baseline + reach).rounded(.up)
-    let bandTop =
-        bandTopValue <= Double(area.y0) ? area.y0 : (bandTopValue >= Double(area.y1) ? area.y1 : Int(bandTopValue))
-    let bandBottom =
-        bandBottomValue <= Double(area.y0)
-        ? area.y0 : (bandBottomValue >= Double(area.y1) ? area.y1 : Int(bandBottomValue))
-    if bandTop < bandBottom {
-        // The origin of the Float row coordinates is the op's own band top, not the clip's, so
-        // every pixel is computed the same way however the clip cuts the frame.
-        let origin = Int(max(bandTopValue, -4e15))
-        fillWaveBand(
-            surface, shape, amplitude: amplitude, source, columns: area.x0..<area.x1, rows: bandTop..<bandBottom,
-            origin: origin)
-    }
+    guard let rows = WaveFillRows(shape, source, surface: surface, clip: clip) else { return }
+    rows.drawCurve(surface, shape, source)
     let blender = WaveBlender(source)
-    for y in bandBottom..<area.y1 {
-        blender.fullSpan(surface.row(y), from: area.x0, to: area.x1)
+    for y in rows.fullRows {
+        blender.fullSpan(surface.row(y), from: rows.area.x0, to: rows.area.x1)
     }
 }
 
@@ -146,9 +147,9 @@ func fillWaveBand(
                         blender.coverageLanes(
                             surface.row(origin + y), group: groupX, lanes: lanes, coverage: laneClamp01(coverage))
                     }
-                    for y in full..<endRow {
-                        blender.fullSpan(surface.row(origin + y), from: lanes.lowerBound, to: lanes.upperBound)
-                    }
+                    blender.fullColumns(
+                        surface, rows: (origin + full)..<(origin + endRow), from: lanes.lowerBound,
+                        to: lanes.upperBound)
                     groupX += laneCount
                 }
                 chunkStart = chunkEnd

@@ -202,11 +202,11 @@ struct StrokeBandSampler {
         parabola = geometry.parabola
     }
 
-    @inlinable @inline(__always)
+    @inlinable @inline(never)
     func crossSection(groupX: Int, offset: Double) -> (LaneFloats, LaneFloats) {
         let turns = sampler.turns(groupX: groupX, offset: offset)
-        let sine = sineOfTurns(turns)
-        let cosine = sineOfTurns(turns + 0.25)
+        let sine = outlinedSineOfTurns(turns)
+        let cosine = outlinedSineOfTurns(turns + 0.25)
         var g = LaneFloats(repeating: baseline)
         var g1: LaneFloats
         var g2: LaneFloats

@@ -1,0 +1,26 @@
+/// Draws one command of a band whose rows may still be virtual (`UniformRows`).
+///
+/// A wave fill spanning the full width keeps its fully covered rows virtual (one blended
+/// colour per still-virtual row) and writes only the rows where its curve lies; every other
+/// command first writes the virtual rows it can touch (its row extent within the clip), then
+/// draws as `draw(_:on:within:)` does.
+@inlinable
+func draw(
+    _ command: DrawCommand, on rows: UniformRows, within area: ClipRect, extent: (top: Int, bottom: Int)
+) {
+    let surface = rows.surface
+    var clip = area.intersection(surface.bounds)
+    if let own = command.clip { clip = clip.intersection(own) }
+    guard !clip.isEmpty, command.color.a > 0 else { return }
+    if case .waveFill(let wave) = command.shape, clip.x0 == 0, clip.x1 == surface.width {
+        let source = SourceColor(command.color)
+        guard let fill = WaveFillRows(wave, source, surface: surface, clip: clip) else { return }
+        rows.materialise(fill.curveRows)
+        fill.drawCurve(surface, wave, source)
+        rows.blendFullRows(fill.fullRows, with: WaveBlender(source))
+        return
+    }
+    let top = max(extent.top, clip.y0)
+    rows.materialise(top..<max(top, min(extent.bottom, clip.y1)))
+    draw(command, on: surface, within: area)
+}
