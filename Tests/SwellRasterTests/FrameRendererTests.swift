@@ -11,6 +11,16 @@ func benchDataPath(_ name: String) -> String {
 /// pipeline, for every band height and thread count: this also proves each kernel's output
 /// does not depend on how its clip rectangle cuts the frame.
 @Suite struct FrameRendererTests {
+    /// Where two pixel arrays first differ (nil when equal), so a failure prints one pixel, not
+    /// two million.
+    static func firstDifference(_ a: [UInt32], _ b: [UInt32], width: Int) -> String? {
+        guard a != b else { return nil }
+        guard a.count == b.count else { return "sizes differ: \(a.count) and \(b.count) pixels" }
+        let index = a.indices.first { a[$0] != b[$0] }!
+        return
+            "first difference at (\(index % width), \(index / width)): \(String(a[index], radix: 16)) vs \(String(b[index], radix: 16))"
+    }
+
     static func packed(_ surface: PixelSurface) -> [UInt32] {
         var pixels = [UInt32]()
         pixels.reserveCapacity(surface.width * surface.height)
@@ -29,7 +39,8 @@ func benchDataPath(_ name: String) -> String {
         for (threads, bandHeight) in [(1, 64), (2, 64), (3, 17), (1, 1), (2, 1080)] {
             let banded = PixelBuffer(width: frame.width, height: frame.height)
             FrameRenderer(threads: threads, bandHeight: bandHeight).render(frame, into: banded.surface)
-            #expect(Self.packed(banded.surface) == expected, "\(list): \(threads) threads, bands of \(bandHeight)")
+            let difference = Self.firstDifference(Self.packed(banded.surface), expected, width: frame.width)
+            #expect(difference == nil, "\(list): \(threads) threads, bands of \(bandHeight): \(difference ?? "")")
         }
     }
 
@@ -82,7 +93,8 @@ func benchDataPath(_ name: String) -> String {
             ] {
                 draw(DrawCommand(shape, color: color), on: tiled.surface, within: tile)
             }
-            #expect(Self.packed(tiled.surface) == Self.packed(whole.surface), "\(shape) cut at \(xCut), \(yCut)")
+            let difference = Self.firstDifference(Self.packed(tiled.surface), Self.packed(whole.surface), width: width)
+            #expect(difference == nil, "\(shape) cut at \(xCut), \(yCut): \(difference ?? "")")
         }
     }
 
