@@ -142,6 +142,11 @@ func strokeWaveBand(
                         edges: lowEdges, subColumns: k, corrected: corrected, starts: lowStarts, slopes: lowSlopes)
                     let highBounds = buildChords(
                         edges: highEdges, subColumns: k, corrected: corrected, starts: highStarts, slopes: highSlopes)
+                    // The edges are dead once the chords are built: their slots hold the runs' reciprocals.
+                    let lowReciprocals = lowEdges
+                    let highReciprocals = highEdges
+                    chordRunReciprocals(slopes: lowSlopes, subColumns: k, into: lowReciprocals)
+                    chordRunReciprocals(slopes: highSlopes, subColumns: k, into: highReciprocals)
                     let top = clampedRow(lowBounds.low.rounded(.down), low: firstRow, high: endRow)
                     let bottom = max(top, clampedRow(highBounds.high.rounded(.up), low: firstRow, high: endRow))
                     // Rows between every lane's lo and hi are fully covered: constant spans.
@@ -157,13 +162,15 @@ func strokeWaveBand(
                         let rowBottom = Float(y + 1)
                         var belowLow = LaneFloats(repeating: 1)
                         if y < fullTop {
-                            belowLow = coverageBelowChords(
-                                rowBottom: rowBottom, starts: lowStarts, slopes: lowSlopes, subColumns: k)
+                            belowLow = coverageBelowChordsScaled(
+                                rowBottom: rowBottom, starts: lowStarts, reciprocals: lowReciprocals,
+                                slopes: lowSlopes, subColumns: k)
                         }
                         var belowHigh = LaneFloats(repeating: 0)
                         if y >= fullBottom {
-                            belowHigh = coverageBelowChords(
-                                rowBottom: rowBottom, starts: highStarts, slopes: highSlopes, subColumns: k)
+                            belowHigh = coverageBelowChordsScaled(
+                                rowBottom: rowBottom, starts: highStarts, reciprocals: highReciprocals,
+                                slopes: highSlopes, subColumns: k)
                         }
                         let coverage = laneClamp01(belowLow - belowHigh)
                         blender.coverageLanes(surface.row(origin + y), group: groupX, lanes: lanes, coverage: coverage)

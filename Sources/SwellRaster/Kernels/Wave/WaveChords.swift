@@ -81,3 +81,37 @@ func coverageBelowChords(
     }
     return sum * (1 / Float(k))
 }
+
+/// The reciprocal of each sub-column's run for `coverageBelowChordsScaled`: 1 / (−slope ± ε),
+/// with ε = 1e-4 carrying the sign of −slope as in `meanClampedLine`. The run of a chord is
+/// the same for every row, so the stroke divides once per group here instead of once per row
+/// and boundary (the division was the largest single cost of its row loop).
+@inlinable @inline(__always)
+func chordRunReciprocals(
+    slopes: UnsafeMutablePointer<LaneFloats>, subColumns k: Int, into reciprocals: UnsafeMutablePointer<LaneFloats>
+) {
+    for s in 0..<k {
+        reciprocals[s] = 1 / signedEpsilonRun(-slopes[s])
+    }
+}
+
+/// `coverageBelowChords` with the per-row division replaced by a multiplication by
+/// `reciprocals` (from `chordRunReciprocals` for the same slopes): the same integral to within
+/// a Float rounding of the quotient.
+@inlinable @inline(__always)
+func coverageBelowChordsScaled(
+    rowBottom: Float, starts: UnsafeMutablePointer<LaneFloats>, reciprocals: UnsafeMutablePointer<LaneFloats>,
+    slopes: UnsafeMutablePointer<LaneFloats>, subColumns k: Int
+) -> LaneFloats {
+    let bottom = LaneFloats(repeating: rowBottom)
+    if k == 1 {
+        let u = bottom - starts[0]
+        return clampedLineIntegral(u, u - slopes[0], run: -slopes[0]) * reciprocals[0]
+    }
+    var sum = LaneFloats(repeating: 0)
+    for s in 0..<k {
+        let u = bottom - starts[s]
+        sum += clampedLineIntegral(u, u - slopes[s], run: -slopes[s]) * reciprocals[s]
+    }
+    return sum * (1 / Float(k))
+}

@@ -105,10 +105,35 @@ func meanClampedLine(_ start: LaneFloats, _ end: LaneFloats) -> LaneFloats {
     let c1 = laneMin(m1, one)
     let numerator = 0.5 * (c1 - c0) * (c1 + c0) + ((m1 - c1) - (m0 - c0))
     let run = end - start
-    // ε with the sign of `run` (+ε for a run of exactly 0).
-    let signBit = unsafeBitCast(run, to: PixelVector.self) & PixelVector(repeating: 0x8000_0000)
-    let epsilon = unsafeBitCast(signBit | PixelVector(repeating: (1e-4 as Float).bitPattern), to: LaneFloats.self)
+    let epsilon = signedEpsilon(run)
     return (numerator + epsilon * 0.5 * (c0 + c1)) / (run + epsilon)
+}
+
+/// ε = 1e-4 with the sign of `run` (+ε for a run of exactly 0), per lane.
+@usableFromInline @_transparent
+func signedEpsilon(_ run: LaneFloats) -> LaneFloats {
+    let signBit = unsafeBitCast(run, to: PixelVector.self) & PixelVector(repeating: 0x8000_0000)
+    return unsafeBitCast(signBit | PixelVector(repeating: (1e-4 as Float).bitPattern), to: LaneFloats.self)
+}
+
+/// run + ε(run): the denominator of `meanClampedLine`.
+@usableFromInline @_transparent
+func signedEpsilonRun(_ run: LaneFloats) -> LaneFloats {
+    run + signedEpsilon(run)
+}
+
+/// The numerator of `meanClampedLine` for a line from `start` to `end` whose run (end − start)
+/// is `run`: multiplied by 1 / signedEpsilonRun(run) it gives the mean clamped value.
+@usableFromInline @_transparent
+func clampedLineIntegral(_ start: LaneFloats, _ end: LaneFloats, run: LaneFloats) -> LaneFloats {
+    let zero = LaneFloats(repeating: 0)
+    let one = LaneFloats(repeating: 1)
+    let m0 = laneMax(start, zero)
+    let m1 = laneMax(end, zero)
+    let c0 = laneMin(m0, one)
+    let c1 = laneMin(m1, one)
+    let numerator = 0.5 * (c1 - c0) * (c1 + c0) + ((m1 - c1) - (m0 - c0))
+    return numerator + signedEpsilon(run) * 0.5 * (c0 + c1)
 }
 
 /// x − floor(x), in Double (used once per group or per op, never per pixel).
