@@ -42,7 +42,24 @@
 //
 // Speed (one core of the shared 2-core AMD EPYC (AVX-512) machine, medians of 60 frames; the
 // machine is noisy, ranges are over repeated runs, A/B runs interleaved)
-// - Now, through FrameRenderer (what `swell render` and the bench's "Swell banded" use):
+// - Now: `scripts/build; .build/tuned-native/release/swell render bench-data/waves.json
+//   --repeat 80 --threads 1`: waves.json 0.331–0.343 ms against 0.368–0.375 ms for the build
+//   before the two stroke changes below (interleaved, quiet machine), ~5.2x a memset of
+//   0.063–0.066 ms; strokes alone (clear + the 10 strokes, minus the clear) ~0.19 ms (was ~0.21):
+//   * laneMinimum/laneMaximum (4 per stroke group, 2 per fill group): one 16-lane fold, then
+//     scalar minima. The old tree of sign-bit selects over lane swaps compiled to ~60 xmm
+//     instructions with mask moves and horizontal subtracts each, ~20 % of the stroke kernel's
+//     samples in `perf record`. Same bytes. waves.json 0.365 -> 0.337 ms. (Fragile: splitting
+//     `buildChords` so its k = 1 case inlines, or moving the stroke's row loop out of line,
+//     each gave back 0.01–0.03 ms; `perf annotate` still shows the coverage integrals of the
+//     row loop in mixed xmm/ymm/zmm pieces.)
+//   * the stroke's row loop multiplies by per-group reciprocals of the chord runs
+//     (`chordRunReciprocals`, `coverageBelowChordsScaled`) instead of dividing per row and
+//     boundary: 0.372 -> 0.365 ms. Changes the bytes within a Float rounding of the quotient
+//     (1 byte of waves.json; checksums re-recorded, goldens unchanged).
+//   Tried without gain (within noise, so not kept): keeping the k = 1 chord's start, slope,
+//   1/run and ε term in registers across rows; folding alpha·2^16 into the blender constants.
+// - Before those, through FrameRenderer (what `swell render` and the bench's "Swell banded" use):
 //   `scripts/build; .build/tuned-native/release/swell render bench-data/waves.json --repeat 60
 //   --threads 1`: waves.json 0.37–0.38 ms (was 0.56–0.62 ms in the same runs), i.e. ~5.7x a
 //   memset of 0.065 ms. Borderline: `scripts/bench --frames 60` (Cairo timed in the same
@@ -58,8 +75,8 @@
 //     had interleaved the two inlined polynomials into scalar/xmm/ymm code: strokes 0.26 ->
 //     0.22 ms (+ clear: 0.33 -> 0.28 ms).
 //   All give the same bytes (checked with cmp on the bench lists and random lists, 1 and 2
-//   threads, against the previous build). Left: strokes ~0.22 ms (row loop: the coverage
-//   integral's division and the per-row blend), the end-of-band row fills ~1 memset, the fills'
+//   threads, against the previous build). Left then: strokes ~0.22 ms (row loop: the coverage
+//   integral's division and the per-row blend; see above), the end-of-band row fills ~1 memset, the fills'
 //   curve rows ~0.09 ms. waves-4k through FrameRenderer: 1.7–1.9 ms (was 2.9–3.6 ms); two
 //   threads: waves 0.46 ms (was 0.65–0.71: two threads are slower than one on this shared
 //   machine, before and after), waves-4k 1.8–2.0 ms (was 2.4–3.2); ripples-1000 unchanged.
