@@ -26,7 +26,7 @@ func printError(_ message: String) {
 func overview() -> String {
     var text =
         "usage: swell VERB [ARGUMENTS] [--help]\n\nSwell draws waves, ripples and elastic shapes for Linux kiosk screens.\n\nverbs:\n"
-    for verb in verbs { text += "  " + verb.name.padding(to: 10) + verb.summary + "\n" }
+    for verb in verbs { text += "  " + verb.name.padding(to: 12) + verb.summary + "\n" }
     return text
 }
 

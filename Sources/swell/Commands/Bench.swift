@@ -17,8 +17,8 @@ let benchVerb = Verb(
         + "[--input SCRIPT.json] [--json FILE] [--plot FILE.svg]\n       swell bench --drawlists DIR [--frames N] …",
     details: """
         Runs a scene with its real animation — a stepped clock at the refresh rate and, unless
-        --input names a touch script, three fingers dragging circles across the screen (the ripple
-        pond reaches its 1000-ripple cap within seconds) — and reports per frame the render time,
+        --input names a touch script, three fingers dragging circles across the screen (90 ripples
+        a second: the pond reaches its 1000-ripple cap after ~11 s) — and reports per frame the render time,
         the present time (copy to the scan-out buffer, flip and the wait for it, when a display is
         used) and their total: min, p50, p95, p99, max, mean, the frames whose render time is over
         the budget of one refresh interval (the display's rate, else --refresh, default 60 Hz) and
@@ -32,10 +32,10 @@ let benchVerb = Verb(
         with a histogram. Timing never fails a run; --expect-checksums fails it when a picture changed.
         """,
     options: kioskOutputOptions.filter { $0.name != "save" && $0.name != "seconds" } + [
-        .option("seconds", "S", "run the scene for S seconds of animation (default 10)"),
+        .option("seconds", "S", "run the scene for S seconds of animation (default 20)"),
         .option("input", "SCRIPT.json", "touch script to replay (default: three fingers dragging)"),
         .option("drawlists", "DIR", "benchmark every draw list (*.json) in DIR"),
-        .option("frames", "N", "frames to render (default: 10 s of the scene, or 100 per draw list)"),
+        .option("frames", "N", "frames to render (default: 20 s of the scene, or 100 per draw list)"),
         .option("threads", "N", "render threads (default: one per core)"),
         .option("refresh", "HZ", "refresh rate that sets the frame budget (default 60)"),
         .option("json", "FILE", "also write the results as JSON"),

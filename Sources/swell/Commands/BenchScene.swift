@@ -27,7 +27,7 @@ func benchScene(_ sceneName: String, _ arguments: ParsedArguments) throws -> Int
         try arguments["refresh"].map { _ in Double(try arguments.integer("refresh", default: 60, in: 1...1000)) }
         ?? (options.choice == .memory ? 60 : displayRate)
     let budget = 1000 / refresh
-    let seconds = try secondsOption(arguments) ?? 10
+    let seconds = try secondsOption(arguments) ?? 20
     let frames = try arguments.integer(
         "frames", default: max(1, Int((seconds * refresh).rounded())), in: 1...10_000_000)
     let script =
