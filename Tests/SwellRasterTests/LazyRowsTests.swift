@@ -17,10 +17,10 @@ import Testing
             let banded = PixelBuffer(width: frame.width, height: frame.height)
             FrameRenderer(threads: threads, bandHeight: bandHeight).render(frame, into: banded.surface)
             let got = FrameRendererTests.packed(banded.surface)
-            let firstDifference = zip(got, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            let difference = FrameRendererTests.firstDifference(got, expected, width: frame.width)
             #expect(
-                firstDifference == nil,
-                "\(label): \(threads) threads, bands of \(bandHeight.map(String.init) ?? "default"): first difference at pixel \(firstDifference ?? -1) (x \((firstDifference ?? 0) % frame.width), y \((firstDifference ?? 0) / frame.width))"
+                difference == nil,
+                "\(label): \(threads) threads, bands of \(bandHeight.map(String.init) ?? "default"): \(difference ?? "")"
             )
         }
     }
