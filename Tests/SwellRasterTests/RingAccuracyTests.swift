@@ -156,6 +156,32 @@ struct ErrorSummary: CustomStringConvertible {
         print(summary)
     }
 
+    @Test func steepSidesOfLargeRingsMatchTheReference() {
+        // Large rings in a larger frame, so that whole 8-row blocks are steep and take the
+        // SteepRows paths: both crossings with 4- or 8-pixel windows, and one crossing with the
+        // other beyond the frame's left or right edge (the small frames above rarely have them).
+        var random = SeededRandom(seed: 0x5354_4550)
+        var summary = ErrorSummary("steep rings")
+        let (width, height) = (480, 360)
+        for index in 0..<60 {
+            let radius = random.uniform(14...420)
+            let ringWidth = [0.5, 1, 2, 2, 3, 6][index % 6]
+            let cx: Double
+            switch index % 3 {
+            case 0: cx = random.uniform(-300...(-5))
+            case 1: cx = random.uniform(0...Double(width))
+            default: cx = random.uniform(Double(width + 5)...Double(width + 300))
+            }
+            let cy = random.uniform(-40...Double(height + 40))
+            let shape = Shape.ring(Ring(centerX: cx, centerY: cy, radius: radius, width: ringWidth))
+            let error = kernelCoverageError(shape, width: width, height: height)
+            summary.add(error, shape)
+            #expect(error.maximum <= 0.05, "\(shape): \(error)")
+            #expect(error.meanOverEdges <= 0.005, "\(shape): \(error)")
+        }
+        print(summary)
+    }
+
     @Test func randomRingsCompositeOverRandomBackgrounds() {
         var random = SeededRandom(seed: 0x434F_4D50)
         for index in 0..<200 {
