@@ -45,7 +45,7 @@ func fillAnnulus(
 
     var blockRow = firstRow
     while blockRow < endRow {
-        let spans = RowSpans(
+        var spans = RowSpans(
             firstRow: blockRow, centerX: centerX, centerY: centerY, outer: outer, inner: inner, clip: area)
         // Steep blocks first (SteepRows.swift), with four-pixel windows where every run fits.
         // (Painting the steep half of a mixed block that way as well gained nothing measurable.)
@@ -71,6 +71,8 @@ func fillAnnulus(
                 continue
             }
         }
+        spans.addFullAndInner(
+            firstRow: blockRow, centerX: centerX, centerY: centerY, outer: outer, inner: inner, clip: area)
         for lane in 0..<rows {
             let y = blockRow + lane
             let touchStart = max(Int(spans.touchStart[lane]), area.x0)
