@@ -63,6 +63,13 @@ func fillAnnulus(
                 blockRow += 8
                 continue
             }
+            if narrow.failingRightOnly == 0 || narrow.failingLeftOnly == 0 {
+                narrow.paintNarrowOneSide(
+                    narrow.failingRightOnly == 0 ? narrow.right : narrow.left, surface, firstRow: blockRow, centres,
+                    lanes, source)
+                blockRow += 8
+                continue
+            }
             if wide.failingRightOnly == 0 || wide.failingLeftOnly == 0 {
                 wide.paintOneSide(
                     wide.failingRightOnly == 0 ? wide.right : wide.left, surface, firstRow: blockRow, centres,

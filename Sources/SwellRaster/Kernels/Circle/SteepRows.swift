@@ -3,8 +3,9 @@
 /// bookkeeping and the same coverage (`CircleLanes`, `PixelCentres`) as the general path:
 /// - both crossings ≤ 4 px: sixteen four-pixel windows, four vectors (`paintNarrow`);
 /// - both ≤ 8 px: one vector a row, eight pixels at each crossing (`paint`);
-/// - one crossing beyond the frame's left or right edge (a large ring's side): two rows a
-///   vector at the visible crossing (`paintOneSide`).
+/// - one crossing beyond the frame's left or right edge (a large ring's side): at the visible
+///   crossing, four rows a vector when it is ≤ 4 px (`paintNarrowOneSide`), else two
+///   (`paintOneSide`).
 ///
 /// Why: a ring 2 px wide is steep (|dx/dy| ≤ 2, so each crossing spans ≤ 8 pixels) over ~90 % of
 /// its rows; in ripples-1000, 59 % of the 8-row blocks have both crossings steep and 31 % one
@@ -88,6 +89,28 @@ struct SteepRows {
             rowDy[0], rowDy[0], rowDy[1], rowDy[1], rowDy[2], rowDy[2], rowDy[3], rowDy[3],
             rowDy[4], rowDy[4], rowDy[5], rowDy[5], rowDy[6], rowDy[6], rowDy[7], rowDy[7])
         paintWindows(queueLength, pixels, dx, dy, -1, centres.offsetX, lanes, source)
+    }
+
+    /// Paints the eight rows from `firstRow` where only one crossing is in the frame, with
+    /// four-pixel windows at `x` (`init` with `window: 4`): eight windows, two vectors.
+    @inlinable @inline(never)
+    func paintNarrowOneSide(
+        _ x: SIMD8<Int64>, _ surface: PixelSurface, firstRow: Int, _ centres: PixelCentres, _ lanes: CircleLanes,
+        _ source: SourceColor
+    ) {
+        @inline(__always) func address(_ lane: Int) -> UnsafeMutableRawPointer {
+            UnsafeMutableRawPointer(surface.row(firstRow + lane) + Int(truncatingIfNeeded: x[lane]))
+        }
+        let columns = SIMD8<Float>(x &- SIMD8<Int64>(repeating: Int64(centres.originX)))
+        let rows = SIMD8<Int64>(0, 1, 2, 3, 4, 5, 6, 7) &+ Int64(firstRow &- centres.originY)
+        let rowDy = SIMD8<Float>(rows) + centres.offsetY
+        let laneOffset = LaneFloats(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3)
+        let upper = lanes.coverage(
+            dx: spreadQuarters(columns.lowHalf) + laneOffset + centres.offsetX, dy: spreadQuarters(rowDy.lowHalf))
+        let lower = lanes.coverage(
+            dx: spreadQuarters(columns.highHalf) + laneOffset + centres.offsetX, dy: spreadQuarters(rowDy.highHalf))
+        paintQuarters(4, (address(0), address(1), address(2), address(3)), upper, -1, source)
+        paintQuarters(4, (address(4), address(5), address(6), address(7)), lower, -1, source)
     }
 
     /// Paints the eight rows from `firstRow`, four at a time: the four coverage computations are
