@@ -3,9 +3,15 @@
 //
 // Design
 // - Rows: for 8 rows at once (SIMD8<Double>, RowSpans.swift) the half-chords of both circles at
-//   each row's nearest and farthest y give the pixel ranges the ring touches, wholly covers and
-//   leaves empty (the hole). Inside runs of >= 16 px are one `blendSpan`; the hole is skipped;
-//   everything else is an edge pixel. Only pixels the ring can touch are visited.
+//   each row's nearest and farthest y give the pixel ranges the ring touches and leaves empty
+//   (the hole); the wholly covered ranges are computed only for blocks of the general path.
+// - Steep blocks (SteepRows.swift, ~90 % of the blocks of ripples-1000): where every row of the
+//   block meets the ring in short runs (≤ 4 or ≤ 8 px) left and right of the hole, or in one such
+//   run with the other crossing beyond the frame, the rows are painted with fixed windows and no
+//   per-run bookkeeping: four 4-px windows or two 8-px windows a vector.
+// - General path, for the other rows (near a ring's top and bottom, crossings cut by the frame):
+//   inside runs of >= 16 px are one `blendSpan`; the hole is skipped; everything else is an edge
+//   pixel. Only pixels the ring can touch are visited.
 // - Edge pixels: cut into 4-pixel windows; any four windows (from one row or several) are one
 //   16-lane Float vector (runs average 3-5 px in ripple lists: one vector per run left ~70 %
 //   of lanes idle), and 16 windows are queued and painted as four vectors together: their
@@ -19,6 +25,9 @@
 //   two-disc difference term for term at half the work; thinner rings take the difference.
 //   Both circles share rho = sqrt(dx^2 + dy^2) and one division per vector. Zero-coverage and
 //   out-of-run lanes are stored back unchanged; only pixels inside the clip are loaded/stored.
+//   A pixel's offset from the centre is (whole pixels from an integer origin) + (the centre's
+//   fraction) in Float (PixelCentres.swift), so every path gives a pixel the same coverage and
+//   the output does not depend on band height or thread count.
 // - Circles with R < 12 use the exact disc∩pixel area in Double (ExactDiscArea.swift); circles
 //   with R > 8192 the same half-plane model in scalar Double (Float loses ~R·6e-8 px in rho).
 // - SIMD codegen: no `.replacing`, `pointwiseMin` or mask casts (LaneMath.swift explains),
@@ -31,33 +40,46 @@
 //   the blend (the branch on the ring kind keeps it whole), and the blend itself (four 128-bit
 //   loads and stores: it stays in 128-bit pieces, ~40 % of the vector block).
 //
-// Measured (2-core shared AMD EPYC (Zen 5, AVX-512), one core, medians of 40 frames, runs
-// interleaved with the previous version; the machine is shared, figures vary by ±5 %):
+// Measured (2-core shared AMD EPYC (Zen 5, AVX-512, ~4.3 GHz), one core, medians; runs interleaved
+// with the previous version because the shared machine drifts by ±10–30 % over minutes):
 // - ripples-1000 (1920x1080, 1000 rings 2 px wide), banded FrameRenderer:
 //     scripts/build; .build/tuned-native/release/swell render bench-data/ripples-1000.json \
 //       --repeat 40 --threads 1
-//   15.0 ms tuned (was 20.7 ms), 44.5 ms in the portable build (scripts/build --portable; was
-//   45.7 ms: the integer positivePart that gained 8 % tuned costs 8 % on SSE2, which has no
-//   64-bit arithmetic shift or 32-bit integer max), identical pixels in both builds.
-//   ripples-60: 0.93 ms tuned (was 1.32 ms). Instructions per frame on the AVX2 build under
-//   valgrind --tool=callgrind: 304 M (was 332 M); most of the gain is overlap, not count.
-// - Where the time goes now (perf record -e cpu-clock): painting the queued vectors ~43 %
-//   (coverage in zmm ~2/3 of it, the blend in 128-bit pieces ~1/4), the row and window
-//   bookkeeping in fillAnnulus ~39 %, RowSpans (four vsqrtpd per 8 rows) ~12 %. Short of the
-//   8 ms goal.
-// - Tried, slower or no gain: inverse square root by the 0x5F3759DF trick + Newton steps
+//   11.1–11.7 ms tuned (was 15.0–15.8 before the steep blocks, 20.7 before the window queue),
+//   33–37 ms in the portable build (was 44.5), ripples-60 0.74 ms (was 0.93). Band height does
+//   not matter (32–1080 rows: 11.1–11.4 ms): the frame is not memory-bound. Steps, each interleaved
+//   A/B: steep two-crossing blocks with 8-px windows 15.6 → 12.7 ms (4 coverages computed
+//   together: one row at a time was 14.1), 4-px windows where the runs fit 12.2, one crossing
+//   beyond the frame 11.9, full/inner ranges only for general blocks 12.5 → 12.0 (−4 %), one
+//   crossing of ≤ 4 px four rows a vector −2 to −3 %.
+// - Where the time goes now (perf record -e cpu-clock): the steep blocks' vectors ~50 %, the
+//   general path (window queue and its vectors) ~30 %, RowSpans ~8 %. A vector costs 22–30 ns
+//   (~100–130 cycles) in the frame and 16 ns in a loop over L1-resident windows; the coverage
+//   alone is a chain of ~100 cycles' latency (sqrt, division, ~30 dependent steps), and the core
+//   overlaps only about two such chains (4 coverages plus blends are ~450 instructions, the
+//   size of its reorder window), so the kernel is latency-bound, not throughput-bound: fewer
+//   instructions per vector or shorter chains are what would help.
+// - Tried today, slower or no gain: the exact area between the two circles' chords in each row
+//   instead of the tangent-plane model (no square root or division per pixel; accurate to
+//   ≤ 0.002 mean for R ≥ 48), but building per-row lane vectors from per-block ones compiled to
+//   scalar inserts and 256-bit pieces (16.4–18.5 ms); the wide ring's coverage without its
+//   branches on the ring kind, so four computations form one basic block (SLP then built the
+//   whole kernel in 256-bit pieces: 14.2 ms); a branch skipping the arc term for R ≥ 118 (same
+//   effect: 15.4 ms); the blend through a 64-byte stack buffer so it runs on whole 512-bit
+//   vectors (it did, but store-forwarding stalls ate the gain: +5 %); a separate out-of-line
+//   blend (no change); `-Xllvm -slp-max-reg-size=512` (no effect); painting the steep half of a
+//   mixed block (no change).
+// - Before (kept for the record): inverse square root by the 0x5F3759DF trick + Newton steps
 //   instead of vsqrtps/vdivps (+10 %, longer dependent chain); window slots written through
 //   memory or a dynamic SIMD16<Int> insert instead of a switch (+5 to +13 %); runs of <= 8 px
 //   as two windows without a loop (no change); carrying the loaded pixels in the queue and
 //   storing the result through a stack buffer to widen the blend (+20 %, blend still narrow);
 //   min/max of non-negative floats as integer min/max by bitwise select (+40 %: SLP then
-//   vectorised the kernel in pieces). Per-row bookkeeping, each byte-identical and within the
-//   ±5 % noise (none faster in 4 of 5 interleaved runs): a thin-row path skipping the full-run
-//   tests of EdgeRuns; the windows' dx converted 16 at a time (2^52 trick) instead of one
-//   Double→Float per window; edge runs pushed/read at constant lanes by shifting instead of
-//   dynamic SIMD4 lanes; wrapping instead of checked arithmetic in the window loop (+40 %:
-//   the loop's codegen changed wholesale). The bookkeeping is ~8 cycles a window; what is left
-//   is mostly the runs' unpredictable branches (1 or 2 windows a run).
+//   vectorised the kernel in pieces). Per-row bookkeeping of the general path, each
+//   byte-identical and within the ±5 % noise: a thin-row path skipping the full-run tests of
+//   EdgeRuns; the windows' dx converted 16 at a time; edge runs pushed/read at constant lanes by
+//   shifting; wrapping instead of checked arithmetic in the window loop (+40 %: the loop's
+//   codegen changed wholesale).
 // - Accuracy against the sub-row reference (RingAccuracyTests, DiscAccuracyTests): coverage
 //   error <= 0.0035 on any pixel (8-bit quantisation included) and <= 0.002 mean over edge
 //   pixels in every random case; the model alone errs by ~0.0015.

@@ -6,7 +6,7 @@ import Synchronization
 /// Why bands: threads take bands from a shared counter, so the work spreads evenly however it
 /// is distributed down the frame. By default a frame is cut into four bands per thread (one
 /// band on one thread): measured on ripples-1000 and waves (1920x1080, one core), smaller bands
-/// bought no cache benefit with the current kernels (ripples 20.5–21.3 ms for 16–4096 rows) and
+/// bought no cache benefit with the current kernels (ripples 11.1–11.4 ms for 32–1080 rows) and
 /// cost the wave kernels their per-band column sampling (waves 1.5 ms at 16 rows, 0.78 ms at 64,
 /// 0.58 ms whole-frame). Every kernel's pixels are independent of its clip rectangle
 /// (FrameRendererTests), so the output is byte-identical for any band height and thread count.
