@@ -32,6 +32,8 @@ func fillAnnulus(
     // Steep rows (SteepRows.swift) need a ring whose circles both use the lanes.
     let steepFits = inner > 0 && outerFitsLanes && innerFitsLanes
     let centres = PixelCentres(centerX: centerX, centerY: centerY)
+    // Long edge runs (near a ring's top and bottom) are painted as whole 16-pixel vectors.
+    let longRunsFit = area.x1 - area.x0 >= laneCount
 
     // The queue of windows: pixel address, first pixel centre's offset from the centre, and
     // which of the window's lanes belong to its run (four bits a window in `runLanes`).
@@ -122,6 +124,10 @@ func fillAnnulus(
             for index in 0..<edges.count {
                 let end = edges.ends[index]
                 var x = edges.starts[index]
+                if end - x >= longRunMinimum && longRunsFit {
+                    paintLongRun(row, from: x, to: end, lastStart: area.x1 - laneCount, centres, rowDy, lanes, source)
+                    continue
+                }
                 while x < end {
                     // Keep the window inside the clip; shifted left at its right end, it may
                     // overlap the run's previous window, so the queue is painted first.
@@ -170,6 +176,42 @@ func fillAnnulus(
         blockRow += 8
     }
     if queued > 0 { paintWindows(queued, pixels, dx, dy, runLanes, centres.offsetX, lanes, source) }
+}
+
+/// Edge runs at least this long skip the window queue: they are painted 16 contiguous pixels a
+/// vector (`paintLongRun`), loaded, blended and stored whole.
+@inlinable @inline(__always) var longRunMinimum: Int { 8 }
+
+/// Paints the edge run [start, end) of `row` as contiguous 16-pixel vectors; the last one is
+/// moved left to `lastStart` (the clip's right end minus 16) if it would leave the clip. Lanes
+/// outside the run, and zero-coverage lanes, are stored back as loaded (each vector is loaded,
+/// blended and stored before the next, and pixels outside the run belong to no other pending
+/// write: queued windows load their pixels only when they are painted).
+@inlinable @inline(never)
+func paintLongRun(
+    _ row: UnsafeMutablePointer<UInt32>, from start: Int, to end: Int, lastStart: Int, _ centres: PixelCentres,
+    _ rowDy: Float, _ lanes: CircleLanes, _ source: SourceColor
+) {
+    let laneIndex = LaneFloats(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+    let laneNumber = LaneInts(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+    let dy = LaneFloats(repeating: rowDy)
+    var x = start
+    while x < end {
+        let first = min(x, lastStart)
+        let address = UnsafeMutableRawPointer(row + first)
+        let before = address.loadUnaligned(as: PixelVector.self)
+        let dx = (LaneFloats(repeating: centres.column(first)) + laneIndex) + centres.offsetX
+        let coverage = lanes.coverage(dx: dx, dy: dy)
+        let after = blend(before, source, alpha: coverage * source.alpha)
+        // Lane i is pixel first + i: in the run when x <= first + i < end (sign bits of the two
+        // differences, spread over the lane).
+        let fromStart = laneNumber &+ Int32(truncatingIfNeeded: first - x)
+        let toEnd = Int32(truncatingIfNeeded: end - first - 1) &- laneNumber
+        let outside = unsafeBitCast((fromStart | toEnd) &>> 31, to: PixelVector.self)
+        let keep = outside | zeroLanes(coverage)
+        address.storeBytes(of: (after & ~keep) | (before & keep), as: PixelVector.self)
+        x = first + laneCount
+    }
 }
 
 /// The width of a window, in pixels: four windows fill a vector.
