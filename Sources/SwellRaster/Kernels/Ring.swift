@@ -11,7 +11,9 @@
 //   per-run bookkeeping: four 4-px windows or two 8-px windows a vector.
 // - General path, for the other rows (near a ring's top and bottom, crossings cut by the frame):
 //   inside runs of >= 16 px are one `blendSpan`; the hole is skipped; everything else is an edge
-//   pixel. Only pixels the ring can touch are visited.
+//   pixel: runs of >= 8 px are painted as contiguous 16-pixel vectors (`paintLongRun`, whole
+//   512-bit loads, blends and stores), shorter ones through the window queue below. Only pixels
+//   the ring can touch are visited.
 // - Edge pixels: cut into 4-pixel windows; any four windows (from one row or several) are one
 //   16-lane Float vector (runs average 3-5 px in ripple lists: one vector per run left ~70 %
 //   of lanes idle), and 16 windows are queued and painted as four vectors together: their
@@ -51,7 +53,8 @@
 //   A/B: steep two-crossing blocks with 8-px windows 15.6 → 12.7 ms (4 coverages computed
 //   together: one row at a time was 14.1), 4-px windows where the runs fit 12.2, one crossing
 //   beyond the frame 11.9, full/inner ranges only for general blocks 12.5 → 12.0 (−4 %), one
-//   crossing of ≤ 4 px four rows a vector −2 to −3 %.
+//   crossing of ≤ 4 px four rows a vector −2 to −3 %, long edge runs as whole vectors −3 to
+//   −4 % (threshold 8 px; 5 and 12 px measured the same or worse).
 // - Where the time goes now (perf record -e cpu-clock): the steep blocks' vectors ~50 %, the
 //   general path (window queue and its vectors) ~30 %, RowSpans ~8 %. A vector costs 22–30 ns
 //   (~100–130 cycles) in the frame and 16 ns in a loop over L1-resident windows; the coverage
