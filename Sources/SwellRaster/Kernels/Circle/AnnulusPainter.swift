@@ -52,33 +52,12 @@ func fillAnnulus(
         // Steep blocks first (SteepRows.swift), with four-pixel windows where every run fits.
         // (Painting the steep half of a mixed block that way as well gained nothing measurable.)
         let rows = min(8, endRow - blockRow)
-        if steepFits {
-            let narrow = SteepRows(spans, area: area, window: quarterWidth, rows: rows)
-            if narrow.failing == 0 {
-                narrow.paintNarrow(surface, firstRow: blockRow, centres, lanes, source)
-                blockRow += 8
-                continue
-            }
-            let wide = SteepRows(spans, area: area, window: steepWindow, rows: rows)
-            if wide.failing == 0 {
-                wide.paint(surface, firstRow: blockRow, centres, lanes, source)
-                blockRow += 8
-                continue
-            }
-            if narrow.failingRightOnly == 0 || narrow.failingLeftOnly == 0 {
-                narrow.paintNarrowOneSide(
-                    narrow.failingRightOnly == 0 ? narrow.right : narrow.left, surface, firstRow: blockRow, centres,
-                    lanes, source)
-                blockRow += 8
-                continue
-            }
-            if wide.failingRightOnly == 0 || wide.failingLeftOnly == 0 {
-                wide.paintOneSide(
-                    wide.failingRightOnly == 0 ? wide.right : wide.left, surface, firstRow: blockRow, centres,
-                    lanes, source)
-                blockRow += 8
-                continue
-            }
+        if steepFits
+            && SteepRows.paintIfSteep(
+                spans, rows: rows, surface, area: area, firstRow: blockRow, centres, lanes, source)
+        {
+            blockRow += 8
+            continue
         }
         spans.addFullAndInner(
             firstRow: blockRow, centerX: centerX, centerY: centerY, outer: outer, inner: inner, clip: area)

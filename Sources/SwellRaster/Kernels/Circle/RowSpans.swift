@@ -27,10 +27,8 @@ struct RowSpans {
     /// roots of the full and inner ranges were a third of the ring time spent here.)
     @inlinable
     init(firstRow: Int, centerX: Double, centerY: Double, outer: Double, inner: Double, clip: ClipRect) {
-        let rows = RowSpans.distances(firstRow: firstRow, centerY: centerY)
-        let margin = RowSpans.margin(centerX: centerX, outer: outer)
-        let low = Double(clip.x0 - 1)
-        let high = Double(clip.x1 + 1)
+        let (rows, margin, low, high) = RowSpans.setUp(
+            firstRow: firstRow, centerX: centerX, centerY: centerY, outer: outer, clip: clip)
         let reachOuter = RowSpans.halfChord(outer, rows.nearest)
         // A disc (inner 0) has no hole.
         let fullInner = inner > 0 ? RowSpans.halfChord(inner, rows.farthest) : SIMD8<Double>(repeating: -1)
@@ -50,10 +48,8 @@ struct RowSpans {
     mutating func addFullAndInner(
         firstRow: Int, centerX: Double, centerY: Double, outer: Double, inner: Double, clip: ClipRect
     ) {
-        let rows = RowSpans.distances(firstRow: firstRow, centerY: centerY)
-        let margin = RowSpans.margin(centerX: centerX, outer: outer)
-        let low = Double(clip.x0 - 1)
-        let high = Double(clip.x1 + 1)
+        let (rows, margin, low, high) = RowSpans.setUp(
+            firstRow: firstRow, centerX: centerX, centerY: centerY, outer: outer, clip: clip)
         let fullOuter = RowSpans.halfChord(outer, rows.farthest)
         // A disc (inner 0) has no inner circle, not a point one that would "touch" the centre's row.
         let reachInner = inner > 0 ? RowSpans.halfChord(inner, rows.nearest) : SIMD8<Double>(repeating: -1)
@@ -79,9 +75,17 @@ struct RowSpans {
         )
     }
 
-    /// The rounding margin by which ranges are widened or narrowed.
+    /// What both halves of the computation start from: the rows' distances from the centre, the
+    /// rounding margin by which ranges are widened or narrowed, and the clamping bounds.
     @inlinable @inline(__always)
-    static func margin(centerX: Double, outer: Double) -> Double { 1e-7 + 1e-13 * (abs(centerX) + outer) }
+    static func setUp(firstRow: Int, centerX: Double, centerY: Double, outer: Double, clip: ClipRect) -> (
+        rows: (nearest: SIMD8<Double>, farthest: SIMD8<Double>), margin: Double, low: Double, high: Double
+    ) {
+        (
+            distances(firstRow: firstRow, centerY: centerY), 1e-7 + 1e-13 * (abs(centerX) + outer),
+            Double(clip.x0 - 1), Double(clip.x1 + 1)
+        )
+    }
 
     // Branch-free, select-free lane helpers (see LaneMath.swift for why).
 

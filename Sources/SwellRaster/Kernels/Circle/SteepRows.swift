@@ -55,6 +55,41 @@ struct SteepRows {
         failingLeftOnly = (onlyLeft & rowBits).wrappedSum()
     }
 
+    /// Paints the eight rows from `firstRow` by the first steep path that fits them all (narrow,
+    /// wide, then one visible crossing, narrow before wide) and returns true, or returns false
+    /// (nothing painted) when some row needs the general path.
+    @inlinable @inline(__always)
+    static func paintIfSteep(
+        _ spans: RowSpans, rows: Int, _ surface: PixelSurface, area: ClipRect, firstRow: Int,
+        _ centres: PixelCentres, _ lanes: CircleLanes, _ source: SourceColor
+    ) -> Bool {
+        let narrow = SteepRows(spans, area: area, window: quarterWidth, rows: rows)
+        if narrow.failing == 0 {
+            narrow.paintNarrow(surface, firstRow: firstRow, centres, lanes, source)
+            return true
+        }
+        let wide = SteepRows(spans, area: area, window: steepWindow, rows: rows)
+        if wide.failing == 0 {
+            wide.paint(surface, firstRow: firstRow, centres, lanes, source)
+            return true
+        }
+        if let x = narrow.oneSideWindows {
+            narrow.paintNarrowOneSide(x, surface, firstRow: firstRow, centres, lanes, source)
+            return true
+        }
+        if let x = wide.oneSideWindows {
+            wide.paintOneSide(x, surface, firstRow: firstRow, centres, lanes, source)
+            return true
+        }
+        return false
+    }
+
+    /// The windows of the visible crossing when every row has just one (the other wholly
+    /// beyond the frame), or nil.
+    @inlinable var oneSideWindows: SIMD8<Int64>? {
+        failingRightOnly == 0 ? right : (failingLeftOnly == 0 ? left : nil)
+    }
+
     /// Rows (bit i for row i of the block) that are not steep crossings on both sides.
     @usableFromInline let failing: Int64
     /// Rows whose left crossing is not wholly left of `area` or whose right one is not steep.
@@ -131,18 +166,11 @@ struct SteepRows {
         _ x: SIMD8<Int64>, _ surface: PixelSurface, firstRow: Int, _ centres: PixelCentres, _ lanes: CircleLanes,
         _ source: SourceColor
     ) {
-        let a = pairedWindow(x, surface, 0, firstRow: firstRow, centres)
-        let b = pairedWindow(x, surface, 2, firstRow: firstRow, centres)
-        let c = pairedWindow(x, surface, 4, firstRow: firstRow, centres)
-        let d = pairedWindow(x, surface, 6, firstRow: firstRow, centres)
-        let coverageA = lanes.coverage(dx: a.dx, dy: a.dy)
-        let coverageB = lanes.coverage(dx: b.dx, dy: b.dy)
-        let coverageC = lanes.coverage(dx: c.dx, dy: c.dy)
-        let coverageD = lanes.coverage(dx: d.dx, dy: d.dy)
-        a.blend(coverageA, source)
-        b.blend(coverageB, source)
-        c.blend(coverageC, source)
-        d.blend(coverageD, source)
+        Self.paintTogether(
+            pairedWindow(x, surface, 0, firstRow: firstRow, centres),
+            pairedWindow(x, surface, 2, firstRow: firstRow, centres),
+            pairedWindow(x, surface, 4, firstRow: firstRow, centres),
+            pairedWindow(x, surface, 6, firstRow: firstRow, centres), lanes, source)
     }
 
     /// Rows `lane` and `lane + 1`: their windows at `x` as one vector's two halves.
@@ -169,10 +197,20 @@ struct SteepRows {
         _ surface: PixelSurface, _ first: Int, firstRow: Int, _ centres: PixelCentres, _ lanes: CircleLanes,
         _ source: SourceColor
     ) {
-        let a = window(surface, first, firstRow: firstRow, centres)
-        let b = window(surface, first + 1, firstRow: firstRow, centres)
-        let c = window(surface, first + 2, firstRow: firstRow, centres)
-        let d = window(surface, first + 3, firstRow: firstRow, centres)
+        Self.paintTogether(
+            window(surface, first, firstRow: firstRow, centres),
+            window(surface, first + 1, firstRow: firstRow, centres),
+            window(surface, first + 2, firstRow: firstRow, centres),
+            window(surface, first + 3, firstRow: firstRow, centres), lanes, source)
+    }
+
+    /// Four vectors' coverage first, then their blends: the four coverage chains are independent,
+    /// so the core overlaps them (one row at a time was bound by their latency).
+    @inlinable @inline(__always)
+    static func paintTogether(
+        _ a: SteepWindows, _ b: SteepWindows, _ c: SteepWindows, _ d: SteepWindows, _ lanes: CircleLanes,
+        _ source: SourceColor
+    ) {
         let coverageA = lanes.coverage(dx: a.dx, dy: a.dy)
         let coverageB = lanes.coverage(dx: b.dx, dy: b.dy)
         let coverageC = lanes.coverage(dx: c.dx, dy: c.dy)
