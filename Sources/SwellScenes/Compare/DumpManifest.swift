@@ -75,12 +75,7 @@ public struct DumpManifest: Equatable, Sendable {
 
     /// Reads a manifest, checking every field it needs.
     public static func parse(bytes: [UInt8], name: String) throws(SceneFileError) -> DumpManifest {
-        let root: JSONValue
-        do {
-            root = try parseJSON(bytes)
-        } catch {
-            throw SceneFileError(file: name, problems: ["\(error) (not valid JSON)"])
-        }
+        let root = try parseDocument(bytes, name: name)
         let document = JSONField(root: root)
         do throws(JSONFieldError) {
             _ = try document["format"].oneOf(["swell-dump/1"])

@@ -18,6 +18,16 @@ public struct SceneFileError: Error, CustomStringConvertible {
     }
 }
 
+/// The JSON document in `bytes`, or the error naming `name` that every Swell file format reports
+/// for text that is not JSON at all (scene files, touch scripts, dump manifests).
+func parseDocument(_ bytes: [UInt8], name: String) throws(SceneFileError) -> JSONValue {
+    do {
+        return try parseJSON(bytes)
+    } catch {
+        throw SceneFileError(file: name, problems: ["\(error) (not valid JSON)"])
+    }
+}
+
 /// A scene file, validated: the layers bottom to top and the background.
 ///
 /// Format `scene/1` (JSON):
@@ -73,12 +83,7 @@ struct ProblemList {
 public func loadSceneFile(
     bytes: [UInt8], name: String, threads: Int = 1, loadImages: (String) throws -> [PixelBuffer]
 ) throws(SceneFileError) -> ScenePlayer {
-    let root: JSONValue
-    do {
-        root = try parseJSON(bytes)
-    } catch {
-        throw SceneFileError(file: name, problems: ["\(error) (not valid JSON)"])
-    }
+    let root = try parseDocument(bytes, name: name)
     var list = ProblemList()
     let file = parseSceneFile(JSONField(root: root), problems: &list)
     var images: [[PixelBuffer]] = []

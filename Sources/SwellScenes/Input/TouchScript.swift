@@ -28,12 +28,7 @@ public struct TouchScript: Equatable, Sendable {
 
 /// Parses and validates a touch script, reporting every problem with its JSON path.
 public func parseTouchScript(bytes: [UInt8], name: String) throws(SceneFileError) -> TouchScript {
-    let root: JSONValue
-    do {
-        root = try parseJSON(bytes)
-    } catch {
-        throw SceneFileError(file: name, problems: ["\(error) (not valid JSON)"])
-    }
+    let root = try parseDocument(bytes, name: name)
     var list = ProblemList()
     let document = JSONField(root: root)
     var events: [TouchEvent] = []
