@@ -171,7 +171,6 @@ func paintLongRun(
     _ row: UnsafeMutablePointer<UInt32>, from start: Int, to end: Int, lastStart: Int, _ centres: PixelCentres,
     _ rowDy: Float, _ lanes: CircleLanes, _ source: SourceColor
 ) {
-    let laneIndex = LaneFloats(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
     let laneNumber = LaneInts(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
     let dy = LaneFloats(repeating: rowDy)
     var x = start
@@ -179,8 +178,7 @@ func paintLongRun(
         let first = min(x, lastStart)
         let address = UnsafeMutableRawPointer(row + first)
         let before = address.loadUnaligned(as: PixelVector.self)
-        let dx = (LaneFloats(repeating: centres.column(first)) + laneIndex) + centres.offsetX
-        let coverage = lanes.coverage(dx: dx, dy: dy)
+        let coverage = lanes.coverage(dx: centres.dx(from: first), dy: dy)
         let after = blend(before, source, alpha: coverage * source.alpha)
         // Lane i is pixel first + i: in the run when x <= first + i < end (sign bits of the two
         // differences, spread over the lane).

@@ -33,4 +33,28 @@ struct PixelCentres {
     /// The vertical offset of row y's pixel centres from the centre.
     @inlinable @inline(__always)
     func dy(_ y: Int) -> Float { Float(y &- originY) + offsetY }
+
+    /// `column` of eight windows' first pixels at once.
+    @inlinable @inline(__always)
+    func columns(_ x: SIMD8<Int64>) -> SIMD8<Float> { SIMD8<Float>(x &- SIMD8<Int64>(repeating: Int64(originX))) }
+
+    /// `dy` of the eight rows from `firstRow`.
+    @inlinable @inline(__always)
+    func dy(rowsFrom firstRow: Int) -> SIMD8<Float> {
+        SIMD8<Float>(SIMD8<Int64>(0, 1, 2, 3, 4, 5, 6, 7) &+ Int64(firstRow &- originY)) + offsetY
+    }
+
+    /// The horizontal offsets of the sixteen pixels from column x.
+    @inlinable @inline(__always)
+    func dx(from x: Int) -> LaneFloats { (LaneFloats(repeating: column(x)) + laneOffsets) + offsetX }
+
+    /// The horizontal offsets of two eight-pixel windows from columns `low` and `high`, as the
+    /// low and high halves of one vector.
+    @inlinable @inline(__always)
+    func dx(windowsFrom low: Int, _ high: Int) -> LaneFloats {
+        let offsets = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
+        return LaneFloats(
+            lowHalf: SIMD8(repeating: column(low)) + offsets, highHalf: SIMD8(repeating: column(high)) + offsets)
+            + offsetX
+    }
 }

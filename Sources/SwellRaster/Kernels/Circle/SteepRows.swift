@@ -112,11 +112,9 @@ struct SteepRows {
             address(left, 4), address(right, 4), address(left, 5), address(right, 5),
             address(left, 6), address(right, 6), address(left, 7), address(right, 7)
         )
-        let origin = SIMD8<Int64>(repeating: Int64(centres.originX))
-        let leftDx = SIMD8<Float>(left &- origin)
-        let rightDx = SIMD8<Float>(right &- origin)
-        let rows = SIMD8<Int64>(0, 1, 2, 3, 4, 5, 6, 7) &+ Int64(firstRow &- centres.originY)
-        let rowDy = SIMD8<Float>(rows) + centres.offsetY
+        let leftDx = centres.columns(left)
+        let rightDx = centres.columns(right)
+        let rowDy = centres.dy(rowsFrom: firstRow)
         let dx = SIMD16<Float>(
             leftDx[0], rightDx[0], leftDx[1], rightDx[1], leftDx[2], rightDx[2], leftDx[3], rightDx[3],
             leftDx[4], rightDx[4], leftDx[5], rightDx[5], leftDx[6], rightDx[6], leftDx[7], rightDx[7])
@@ -136,9 +134,8 @@ struct SteepRows {
         @inline(__always) func address(_ lane: Int) -> UnsafeMutableRawPointer {
             UnsafeMutableRawPointer(surface.row(firstRow + lane) + Int(truncatingIfNeeded: x[lane]))
         }
-        let columns = SIMD8<Float>(x &- SIMD8<Int64>(repeating: Int64(centres.originX)))
-        let rows = SIMD8<Int64>(0, 1, 2, 3, 4, 5, 6, 7) &+ Int64(firstRow &- centres.originY)
-        let rowDy = SIMD8<Float>(rows) + centres.offsetY
+        let columns = centres.columns(x)
+        let rowDy = centres.dy(rowsFrom: firstRow)
         let laneOffset = LaneFloats(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3)
         let upper = lanes.coverage(
             dx: spreadQuarters(columns.lowHalf) + laneOffset + centres.offsetX, dy: spreadQuarters(rowDy.lowHalf))
@@ -178,14 +175,10 @@ struct SteepRows {
     func pairedWindow(
         _ x: SIMD8<Int64>, _ surface: PixelSurface, _ lane: Int, firstRow: Int, _ centres: PixelCentres
     ) -> SteepWindows {
-        let offsets = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
         let y = firstRow + lane
         let upperX = Int(truncatingIfNeeded: x[lane])
         let lowerX = Int(truncatingIfNeeded: x[lane + 1])
-        let dx =
-            LaneFloats(
-                lowHalf: SIMD8(repeating: centres.column(upperX)) + offsets,
-                highHalf: SIMD8(repeating: centres.column(lowerX)) + offsets) + centres.offsetX
+        let dx = centres.dx(windowsFrom: upperX, lowerX)
         let dy = LaneFloats(lowHalf: SIMD8(repeating: centres.dy(y)), highHalf: SIMD8(repeating: centres.dy(y + 1)))
         return SteepWindows(
             left: UnsafeMutableRawPointer(surface.row(y) + upperX),
@@ -224,15 +217,11 @@ struct SteepRows {
     /// Row `lane` of the block: its two windows and their pixel centres' offsets from the centre.
     @inlinable @inline(__always)
     func window(_ surface: PixelSurface, _ lane: Int, firstRow: Int, _ centres: PixelCentres) -> SteepWindows {
-        let offsets = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
         let y = firstRow + lane
         let row = surface.row(y)
         let leftX = Int(truncatingIfNeeded: left[lane])
         let rightX = Int(truncatingIfNeeded: right[lane])
-        let dx =
-            LaneFloats(
-                lowHalf: SIMD8(repeating: centres.column(leftX)) + offsets,
-                highHalf: SIMD8(repeating: centres.column(rightX)) + offsets) + centres.offsetX
+        let dx = centres.dx(windowsFrom: leftX, rightX)
         let dy = LaneFloats(repeating: centres.dy(y))
         return SteepWindows(
             left: UnsafeMutableRawPointer(row + leftX), right: UnsafeMutableRawPointer(row + rightX), dx: dx, dy: dy)
