@@ -25,13 +25,7 @@ import Testing
             let radius = logUniform(0.1...500, &random)
             let (cx, cy) = centreCrossingFrame(radius: radius, width: frame.width, height: frame.height, &random)
             let shape = Shape.disc(Disc(centerX: cx, centerY: cy, radius: radius))
-            let color = Color(
-                r: random.uniform(0...1), g: random.uniform(0...1), b: random.uniform(0...1),
-                a: random.uniform(0.05...1))
-            let background = (0..<(frame.width * frame.height)).map { _ in UInt32(truncatingIfNeeded: random.next()) }
-            let mismatches = compositeMismatches(
-                shape: shape, color: color, background: background, width: frame.width, height: frame.height,
-                reference: ReferenceCircle.map(shape, width: frame.width, height: frame.height))
+            let (mismatches, color) = circleCompositeMismatches(shape, frame, &random)
             #expect(mismatches == 0, "\(shape) in \(color)")
         }
     }

@@ -85,6 +85,19 @@ func randomRing(width: Int, height: Int, _ random: inout SeededRandom) -> Ring {
     return Ring(centerX: cx, centerY: cy, radius: radius, width: ringWidth)
 }
 
+/// Composites a circle `shape` in a random colour over a random background of `frame` and
+/// counts the channels outside what the exact reference coverage allows (`compositeMismatches`).
+func circleCompositeMismatches(
+    _ shape: Shape, _ frame: (width: Int, height: Int), _ random: inout SeededRandom
+) -> (mismatches: Int, color: Color) {
+    let color = randomCompositeColor(&random)
+    let background = (0..<(frame.width * frame.height)).map { _ in UInt32(truncatingIfNeeded: random.next()) }
+    let mismatches = compositeMismatches(
+        shape: shape, color: color, background: background, width: frame.width, height: frame.height,
+        reference: ReferenceCircle.map(shape, width: frame.width, height: frame.height))
+    return (mismatches, color)
+}
+
 /// Coverage error of the kernel against the reference for one shape.
 func kernelCoverageError(_ shape: Shape, width: Int, height: Int) -> CoverageError {
     CoverageError(
@@ -187,13 +200,7 @@ struct ErrorSummary: CustomStringConvertible {
         for index in 0..<200 {
             let frame = circleTestFrames[index % circleTestFrames.count]
             let shape = Shape.ring(randomRing(width: frame.width, height: frame.height, &random))
-            let color = Color(
-                r: random.uniform(0...1), g: random.uniform(0...1), b: random.uniform(0...1),
-                a: random.uniform(0.05...1))
-            let background = (0..<(frame.width * frame.height)).map { _ in UInt32(truncatingIfNeeded: random.next()) }
-            let mismatches = compositeMismatches(
-                shape: shape, color: color, background: background, width: frame.width, height: frame.height,
-                reference: ReferenceCircle.map(shape, width: frame.width, height: frame.height))
+            let (mismatches, color) = circleCompositeMismatches(shape, frame, &random)
             #expect(mismatches == 0, "\(shape) in \(color)")
         }
     }

@@ -40,9 +40,7 @@ import Testing
             let width = Int(random.uniform(17...80))
             let height = Int(random.uniform(20...50))
             let wave = Self.randomWave(&random, height: height, wavelengths: 3...1000)
-            let color = Color(
-                r: random.uniform(0...1), g: random.uniform(0...1), b: random.uniform(0...1),
-                a: random.uniform(0.05...1))
+            let color = randomCompositeColor(&random)
             let background = (0..<(width * height)).map { _ in
                 UInt32.random(in: 0...0xFF_FFFF, using: &random) | 0xFF00_0000
             }

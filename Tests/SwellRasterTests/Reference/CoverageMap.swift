@@ -93,6 +93,12 @@ func referenceComposite(destination: UInt32, source: Double, alpha: Double) -> U
     return UInt32((d + (source * 255 - d) * alpha).rounded())
 }
 
+/// A random straight colour with alpha in 0.05...1: the composite tests' sources.
+func randomCompositeColor(_ random: inout SeededRandom) -> Color {
+    Color(
+        r: random.uniform(0...1), g: random.uniform(0...1), b: random.uniform(0...1), a: random.uniform(0.05...1))
+}
+
 /// Checks a kernel's composite of `color` over a random background against the reference
 /// coverage: each channel must be within what a 0.05 coverage error plus rounding allows.
 /// Returns the number of channel values outside that bound.
