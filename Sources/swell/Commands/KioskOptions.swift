@@ -1,4 +1,5 @@
 import SwellKiosk
+import SwellRaster
 
 #if canImport(Glibc)
     import Glibc
@@ -103,4 +104,28 @@ func openKioskLoop(_ options: OutputOptions, withInput: Bool) throws -> (loop: K
 func printNow(_ line: String) {
     print(line)
     fflush(nil)  // all streams; `stdout` itself is not concurrency-safe to name in Swift 6
+}
+
+/// `--save FILE` of `show` and `touch-test`: with it the output is the memory presenter, the
+/// loop stops after the first frame, and the scanned-out picture is written when the command ends.
+struct ScanoutSave {
+    let path: String
+    let kind: ImageFileKind
+
+    /// Reads `--save` (nil without it) and switches `options` to the memory presenter.
+    init?(_ arguments: ParsedArguments, options: inout OutputOptions) throws {
+        guard let path = arguments["save"] else { return nil }
+        self.path = path
+        kind = try ImageFileKind(path: path)
+        options.choice = .memory
+    }
+
+    /// Writes what `presenter` scanned out (it is the memory presenter `init` chose).
+    func write(from presenter: any Presenter) throws {
+        guard let memory = presenter as? MemoryPresenter else { return }
+        let panel = PixelSurface(
+            base: memory.scanout, width: memory.display.panelWidth, height: memory.display.panelHeight,
+            stride: memory.pitch, owner: memory)
+        try writeImage(panel, to: path, as: kind)
+    }
 }

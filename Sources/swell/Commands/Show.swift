@@ -33,9 +33,7 @@ private func runShow(_ arguments: ParsedArguments) throws -> Int32 {
     let path = arguments.positional[0]
     var options = try outputOptions(arguments)
     let seconds = try secondsOption(arguments)
-    let savePath = arguments["save"]
-    let saveKind = try savePath.map { try ImageFileKind(path: $0) }
-    if savePath != nil { options.choice = .memory }
+    let save = try ScanoutSave(arguments, options: &options)
 
     let picture = try loadPicture(path)
     let (loop, presenter) = try openKioskLoop(options, withInput: false)
@@ -47,7 +45,7 @@ private func runShow(_ arguments: ParsedArguments) throws -> Int32 {
     let end: LoopEnd
     do {
         end = try loop.run(
-            seconds: savePath != nil ? 0 : seconds,
+            seconds: save != nil ? 0 : seconds,
             render: { time, surface in
                 placeCentred(picture.surface, on: surface)
                 if frames == 0 { firstFrameTime = time }
@@ -64,12 +62,7 @@ private func runShow(_ arguments: ParsedArguments) throws -> Int32 {
         printNow(
             "swell: \(frames) frames, \(Int(rate.rounded())) frames/s; \(presenter.pacing)")
     }
-    if let savePath, let saveKind, let memory = presenter as? MemoryPresenter {
-        let panel = PixelSurface(
-            base: memory.scanout, width: memory.display.panelWidth, height: memory.display.panelHeight,
-            stride: memory.pitch, owner: memory)
-        try writeImage(panel, to: savePath, as: saveKind)
-    }
+    try save?.write(from: presenter)
     if case .signal = end { printError("swell show: stopped by \(StopSignals.name); display restored") }
     return ExitStatus.success
 }

@@ -51,9 +51,7 @@ private func runTouchTest(_ arguments: ParsedArguments) throws -> Int32 {
     }
     var options = try outputOptions(arguments)
     let seconds = try secondsOption(arguments)
-    let savePath = arguments["save"]
-    let saveKind = try savePath.map { try ImageFileKind(path: $0) }
-    if savePath != nil { options.choice = .memory }
+    let save = try ScanoutSave(arguments, options: &options)
     var rings: [Ring] = []
     if let tap = arguments["tap"] {
         let parts = tap.split(separator: ",").map { Double($0) }
@@ -70,7 +68,7 @@ private func runTouchTest(_ arguments: ParsedArguments) throws -> Int32 {
     let end: LoopEnd
     do {
         end = try loop.run(
-            seconds: savePath != nil ? 0 : seconds,
+            seconds: save != nil ? 0 : seconds,
             render: { _, surface in
                 clear(surface, color: .white, clip: surface.bounds)
                 for ring in rings {
@@ -98,12 +96,7 @@ private func runTouchTest(_ arguments: ParsedArguments) throws -> Int32 {
     } catch {
         throw commandFailure(error)
     }
-    if let savePath, let saveKind, let memory = presenter as? MemoryPresenter {
-        let panel = PixelSurface(
-            base: memory.scanout, width: memory.display.panelWidth, height: memory.display.panelHeight,
-            stride: memory.pitch, owner: memory)
-        try writeImage(panel, to: savePath, as: saveKind)
-    }
+    try save?.write(from: presenter)
     if case .signal = end { printError("swell touch-test: stopped by \(StopSignals.name); display restored") }
     return ExitStatus.success
 }
