@@ -41,9 +41,7 @@ import Testing
             let height = Int(random.uniform(20...50))
             let wave = Self.randomWave(&random, height: height, wavelengths: 3...1000)
             let color = randomCompositeColor(&random)
-            let background = (0..<(width * height)).map { _ in
-                UInt32.random(in: 0...0xFF_FFFF, using: &random) | 0xFF00_0000
-            }
+            let background = randomOpaqueBackground(width * height, &random)
             let reference = ReferenceWave.fillCoverage(wave, width: width, height: height)
             let mismatches = compositeMismatches(
                 shape: .waveFill(wave), color: color, background: background, width: width, height: height,

@@ -66,9 +66,7 @@ import Testing
             let height = Int(random.uniform(20...50))
             let stroke = Self.randomStroke(&random, width: width, height: height, wavelengths: 6...2000)
             let color = randomCompositeColor(&random)
-            let background = (0..<(width * height)).map { _ in
-                UInt32.random(in: 0...0xFF_FFFF, using: &random) | 0xFF00_0000
-            }
+            let background = randomOpaqueBackground(width * height, &random)
             let reference = ReferenceWave.strokeCoverage(stroke, width: width, height: height)
             let mismatches = compositeMismatches(
                 shape: .waveStroke(stroke), color: color, background: background, width: width, height: height,

@@ -99,6 +99,11 @@ func randomCompositeColor(_ random: inout SeededRandom) -> Color {
         r: random.uniform(0...1), g: random.uniform(0...1), b: random.uniform(0...1), a: random.uniform(0.05...1))
 }
 
+/// `count` random opaque pixels: the wave composite tests' backgrounds.
+func randomOpaqueBackground(_ count: Int, _ random: inout SeededRandom) -> [UInt32] {
+    (0..<count).map { _ in UInt32.random(in: 0...0xFF_FFFF, using: &random) | 0xFF00_0000 }
+}
+
 /// Checks a kernel's composite of `color` over a random background against the reference
 /// coverage: each channel must be within what a 0.05 coverage error plus rounding allows.
 /// Returns the number of channel values outside that bound.
