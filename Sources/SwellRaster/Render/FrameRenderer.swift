@@ -5,11 +5,14 @@ import Synchronization
 ///
 /// Why bands: threads take bands from a shared counter, so the work spreads evenly however it
 /// is distributed down the frame. By default a frame is cut into four bands per thread (one
-/// band on one thread): measured on ripples-1000 and waves (1920x1080, one core), smaller bands
-/// bought no cache benefit with the current kernels (ripples 11.1–11.4 ms for 32–1080 rows) and
-/// cost the wave kernels their per-band column sampling (waves 1.5 ms at 16 rows, 0.78 ms at 64,
-/// 0.58 ms whole-frame). Every kernel's pixels are independent of its clip rectangle
-/// (FrameRendererTests), so the output is byte-identical for any band height and thread count.
+/// band on one thread), and into bands of about 1 MiB of pixels (`circleBandBytes`, 136 rows at
+/// 1920 wide) when most commands are rings or discs: their read-modify-write of pixels scattered
+/// over the frame then stays in the core's L2 cache. Measured with `swell render LIST --repeat 40
+/// --threads 1 --band-rows N` (1920x1080, one core, 2026-11-30): ripples-1000 13.3 ms whole-frame,
+/// 11.2 ms at 64 rows, 11.0 at 128, 11.4 at 256; waves prefer one band (0.35 ms whole-frame,
+/// 0.43 at 128 rows, 0.50 at 64: each band pays the wave kernels' column sampling). Every
+/// kernel's pixels are independent of its clip rectangle (FrameRendererTests), so the output is
+/// byte-identical for any band height and thread count.
 ///
 /// Each command's row extent is computed once per frame ("binning"); a band then draws only the
 /// commands that reach it, clipped to the band. Within a band, rows stay "virtual" (one colour per
@@ -24,7 +27,7 @@ import Synchronization
 /// allocates nothing on one thread (Dispatch may allocate its own bookkeeping when several threads
 /// are used).
 public final class FrameRenderer {
-    /// Rows per band, or nil for the default (four bands per thread, at least 32 rows).
+    /// Rows per band, or nil for the default (`rowsPerBand`).
     public let bandHeight: Int?
     /// Worker threads; 1 renders on the calling thread.
     public let threads: Int
@@ -42,22 +45,36 @@ public final class FrameRenderer {
 
     deinit { rowColors.deallocate() }
 
-    /// The rows per band used for a frame `height` rows tall.
-    public func rowsPerBand(height: Int) -> Int {
+    /// The rows per band used for a frame `height` rows tall and `width` pixels wide, when
+    /// `mostlyCircles` of its commands are rings and discs (see the type's notes).
+    public func rowsPerBand(height: Int, width: Int, mostlyCircles: Bool) -> Int {
         if let bandHeight { return bandHeight }
-        if threads == 1 { return height }
-        return max(32, (height + threads * 4 - 1) / (threads * 4))
+        let perThread = threads == 1 ? height : max(32, (height + threads * 4 - 1) / (threads * 4))
+        guard mostlyCircles else { return perThread }
+        let cacheRows = max(32, FrameRenderer.circleBandBytes / max(1, width * 4))
+        return min(perThread, cacheRows)
     }
+
+    /// A band's pixel bytes when circles dominate the frame: about a core's L2 cache (1 MiB on
+    /// Zen 4/5, 512 KiB on a Raspberry Pi 5's Cortex-A76, where 1 MiB bands still halve the
+    /// working set of a whole 1080p frame).
+    public static let circleBandBytes = 1 << 20
 
     /// Renders `frame` (background, then commands in order) into `surface`.
     public func render(_ frame: Frame, into surface: PixelSurface) {
         precondition(
             surface.width == frame.width && surface.height == frame.height, "surface size differs from the frame's")
         extents.removeAll(keepingCapacity: true)
+        var circles = 0
         for command in frame.commands {
             extents.append(rowExtent(of: command.shape, frameHeight: surface.height))
+            switch command.shape {
+            case .ring, .disc: circles += 1
+            default: break
+            }
         }
-        let bandHeight = rowsPerBand(height: surface.height)
+        let bandHeight = rowsPerBand(
+            height: surface.height, width: surface.width, mostlyCircles: 2 * circles > frame.commands.count)
         let bandCount = (surface.height + bandHeight - 1) / bandHeight
         let extents = self.extents
         if rowCapacity < surface.height {
