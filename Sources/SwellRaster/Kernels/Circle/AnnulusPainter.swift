@@ -18,11 +18,13 @@ func fillAnnulus(
     guard !area.isEmpty, source.alpha > 0, outer > 0, outer < largest, inner >= 0, inner < outer,
         abs(centerX) < largest, abs(centerY) < largest
     else { return }
-    let firstRow = max(area.y0, Int((centerY - outer).rounded(.down)))
-    let endRow = min(area.y1, Int((centerY + outer).rounded(.up)))
+    let ringTop = Int((centerY - outer).rounded(.down))
+    let ringEnd = Int((centerY + outer).rounded(.up))
+    let firstRow = max(area.y0, ringTop)
+    let endRow = min(area.y1, ringEnd)
     guard firstRow < endRow else { return }
 
-    let lanes = CircleLanes(outer: outer, inner: inner)
+    let circle = CircleLanes(outer: outer, inner: inner)
     let fitsLanes = CircleTuning.exactBelowRadius...CircleTuning.floatUpToRadius
     // Edge pixels use the `Float` lanes when both circles are in the lanes' radius range (a small
     // inner circle only forces scalar pixels on the rows it reaches).
@@ -45,23 +47,40 @@ func fillAnnulus(
     var dy = SIMD16<Float>(repeating: 0)
     var runLanes: Int64 = 0
 
-    var blockRow = firstRow
+    // Blocks of eight rows start at multiples of eight frame rows (firstRow ≥ 0), whatever the
+    // band, so a row is painted by the same path in every banding (BlockRows).
+    var blockRow = firstRow & ~7
     while blockRow < endRow {
         var spans = RowSpans(
             firstRow: blockRow, centerX: centerX, centerY: centerY, outer: outer, inner: inner, clip: area)
-        // Steep blocks first (SteepRows.swift), with four-pixel windows where every run fits.
-        // (Painting the steep half of a mixed block that way as well gained nothing measurable.)
-        let rows = min(8, endRow - blockRow)
-        if steepFits
-            && SteepRows.paintIfSteep(
-                spans, rows: rows, surface, area: area, firstRow: blockRow, centres, lanes, source)
-        {
-            blockRow += 8
-            continue
+        // The block's rows inside the band (and clip).
+        let bandRows = max(firstRow - blockRow, 0)..<min(endRow - blockRow, 8)
+        // Steep blocks first (SteepRows.swift), with four-pixel windows where every run fits;
+        // only blocks wholly within the ring's rows. (Painting the steep half of a mixed block
+        // that way as well gained nothing measurable.)
+        if steepFits && blockRow >= ringTop && blockRow + 8 <= ringEnd {
+            let painted: Bool
+            if bandRows == 0..<8 {
+                painted = SteepRows.paintIfSteep(
+                    spans, BlockRows(surface, firstRow: blockRow, lanes: bandRows, scratch: base, centres),
+                    area: area, circle, source)
+            } else {
+                // At a band's edge: the rows beyond it are written to a scratch buffer.
+                painted = withUnsafeTemporaryAllocation(byteCount: 64, alignment: 64) { scratch in
+                    SteepRows.paintIfSteep(
+                        spans,
+                        BlockRows(surface, firstRow: blockRow, lanes: bandRows, scratch: scratch.baseAddress!, centres),
+                        area: area, circle, source)
+                }
+            }
+            if painted {
+                blockRow += 8
+                continue
+            }
         }
         spans.addFullAndInner(
             firstRow: blockRow, centerX: centerX, centerY: centerY, outer: outer, inner: inner, clip: area)
-        for lane in 0..<rows {
+        for lane in bandRows {
             let y = blockRow + lane
             let touchStart = max(Int(spans.touchStart[lane]), area.x0)
             let touchEnd = min(Int(spans.touchEnd[lane]), area.x1)
@@ -104,7 +123,7 @@ func fillAnnulus(
                 let end = edges.ends[index]
                 var x = edges.starts[index]
                 if end - x >= longRunMinimum && longRunsFit {
-                    paintLongRun(row, from: x, to: end, lastStart: area.x1 - laneCount, centres, rowDy, lanes, source)
+                    paintLongRun(row, from: x, to: end, lastStart: area.x1 - laneCount, centres, rowDy, circle, source)
                     continue
                 }
                 while x < end {
@@ -112,7 +131,7 @@ func fillAnnulus(
                     // overlap the run's previous window, so the queue is painted first.
                     let window = x < windowLimit ? x : windowLimit
                     if window != x && queued > 0 {
-                        paintWindows(queued, pixels, dx, dy, runLanes, centres.offsetX, lanes, source)
+                        paintWindows(queued, pixels, dx, dy, runLanes, centres.offsetX, circle, source)
                         queued = 0
                         runLanes = 0
                     }
@@ -144,7 +163,7 @@ func fillAnnulus(
                     dy[queued] = rowDy
                     queued += 1
                     if queued == queueLength {
-                        paintWindows(queueLength, pixels, dx, dy, runLanes, centres.offsetX, lanes, source)
+                        paintWindows(queueLength, pixels, dx, dy, runLanes, centres.offsetX, circle, source)
                         queued = 0
                         runLanes = 0
                     }
@@ -154,7 +173,7 @@ func fillAnnulus(
         }
         blockRow += 8
     }
-    if queued > 0 { paintWindows(queued, pixels, dx, dy, runLanes, centres.offsetX, lanes, source) }
+    if queued > 0 { paintWindows(queued, pixels, dx, dy, runLanes, centres.offsetX, circle, source) }
 }
 
 /// Edge runs at least this long skip the window queue: they are painted 16 contiguous pixels a

@@ -87,6 +87,16 @@ struct CircleLanes {
                 inverseA: inverseA, inverseAB: inverseAB)
             return positivePart(outerCoverage - innerCoverage)
         }
+        return nearBoundary(rho: rho, halfSum: halfSum, halfB: halfB, inverseA: inverseA, inverseAB: inverseAB)
+    }
+
+    /// A ring at least `widestPixelReach` wide (`oneBoundaryPerPixel`): the coverage of pixels
+    /// ρ from the centre, from the nearer circle alone, for a pixel footprint on the normal
+    /// with components a ≥ b (halfSum = (a + b)/2, halfB = b/2, 1/a and 1/(ab)).
+    @inlinable @inline(__always)
+    func nearBoundary(
+        rho: LaneFloats, halfSum: LaneFloats, halfB: LaneFloats, inverseA: LaneFloats, inverseAB: LaneFloats
+    ) -> LaneFloats {
         let d = rho - middle
         let u = halfWidth - magnitude(d)
         let linear = capped(positivePart(0.5 + u * inverseA), LaneFloats(repeating: 1))

@@ -38,6 +38,27 @@ struct PixelCentres {
     @inlinable @inline(__always)
     func columns(_ x: SIMD8<Int64>) -> SIMD8<Float> { SIMD8<Float>(x &- SIMD8<Int64>(repeating: Int64(originX))) }
 
+    /// `column` of two sets of eight windows' first pixels, interleaved: lane 2r is `a[r]`'s,
+    /// lane 2r + 1 is `b[r]`'s.
+    @inlinable @inline(__always)
+    func columns(_ a: SIMD8<Int64>, _ b: SIMD8<Int64>) -> LaneFloats {
+        let first = columns(a)
+        let second = columns(b)
+        return LaneFloats(
+            first[0], second[0], first[1], second[1], first[2], second[2], first[3], second[3],
+            first[4], second[4], first[5], second[5], first[6], second[6], first[7], second[7])
+    }
+
+    /// `dy` of the eight rows from `firstRow`, each in two neighbouring lanes (lanes 2r, 2r + 1:
+    /// row r).
+    @inlinable @inline(__always)
+    func dy(pairedFrom firstRow: Int) -> LaneFloats {
+        let rows = dy(rowsFrom: firstRow)
+        return LaneFloats(
+            rows[0], rows[0], rows[1], rows[1], rows[2], rows[2], rows[3], rows[3],
+            rows[4], rows[4], rows[5], rows[5], rows[6], rows[6], rows[7], rows[7])
+    }
+
     /// `dy` of the eight rows from `firstRow`.
     @inlinable @inline(__always)
     func dy(rowsFrom firstRow: Int) -> SIMD8<Float> {
@@ -47,14 +68,4 @@ struct PixelCentres {
     /// The horizontal offsets of the sixteen pixels from column x.
     @inlinable @inline(__always)
     func dx(from x: Int) -> LaneFloats { (LaneFloats(repeating: column(x)) + laneOffsets) + offsetX }
-
-    /// The horizontal offsets of two eight-pixel windows from columns `low` and `high`, as the
-    /// low and high halves of one vector.
-    @inlinable @inline(__always)
-    func dx(windowsFrom low: Int, _ high: Int) -> LaneFloats {
-        let offsets = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
-        return LaneFloats(
-            lowHalf: SIMD8(repeating: column(low)) + offsets, highHalf: SIMD8(repeating: column(high)) + offsets)
-            + offsetX
-    }
 }

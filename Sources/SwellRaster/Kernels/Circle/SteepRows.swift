@@ -23,10 +23,10 @@ struct SteepRows {
 
     /// The windows of the eight rows `spans` describes, with a bit set in `failing` for each row
     /// that is not a steep crossing: the hole is missing or narrower than the gap between the
-    /// windows, a run is longer than a window, a window would leave `area`, or the row is at or
-    /// beyond `rows` (the block's rows left to draw).
+    /// windows, a run is longer than a window, or a window would leave `area`. (Only `area`'s
+    /// columns matter: which rows are steep does not depend on the band, see `BlockRows`.)
     @inlinable @inline(__always)
-    init(_ spans: RowSpans, area: ClipRect, window width: Int, rows: Int) {
+    init(_ spans: RowSpans, area: ClipRect, window width: Int) {
         let window = SIMD8<Int64>(repeating: Int64(width))
         left = spans.touchStart
         right = spans.touchEnd &- window
@@ -37,9 +37,8 @@ struct SteepRows {
         let apart = right &- left &- window
         let insideLeft = left &- SIMD8<Int64>(repeating: Int64(area.x0))
         let insideRight = SIMD8<Int64>(repeating: Int64(area.x1)) &- spans.touchEnd
-        let inBlock = SIMD8<Int64>(repeating: Int64(rows) - 1) &- SIMD8<Int64>(0, 1, 2, 3, 4, 5, 6, 7)
         let rowBits = SIMD8<Int64>(1, 2, 4, 8, 16, 32, 64, 128)
-        let negative = (leftRunFits | rightRunFits | apart | insideLeft | insideRight | inBlock) &>> 63
+        let negative = (leftRunFits | rightRunFits | apart | insideLeft | insideRight) &>> 63
         failing = (negative & rowBits).wrappedSum()
         // One crossing off the frame (a large ring's side beyond the frame's edge): its run must
         // be wholly outside `area`, and the pixels between it and the other window in the hole.
@@ -49,39 +48,66 @@ struct SteepRows {
         let rightHidden = spans.holeEnd &- x1
         let rightInside = right &- x0
         let leftInside = x1 &- left &- window
-        let onlyRight = (leftHidden | rightRunFits | rightInside | insideRight | inBlock) &>> 63
-        let onlyLeft = (rightHidden | leftRunFits | insideLeft | leftInside | inBlock) &>> 63
+        let onlyRight = (leftHidden | rightRunFits | rightInside | insideRight) &>> 63
+        let onlyLeft = (rightHidden | leftRunFits | insideLeft | leftInside) &>> 63
         failingRightOnly = (onlyRight & rowBits).wrappedSum()
         failingLeftOnly = (onlyLeft & rowBits).wrappedSum()
     }
 
-    /// Paints the eight rows from `firstRow` by the first steep path that fits them all (narrow,
-    /// wide, then one visible crossing, narrow before wide) and returns true, or returns false
+    /// How a steep block is painted (see the painters).
+    @usableFromInline enum Path {
+        case narrow, wide
+        case narrowOneSide(SIMD8<Int64>)
+        case oneSide(SIMD8<Int64>)
+    }
+
+    /// Paints the eight rows of `rows` by the first steep path that fits them all (narrow, wide,
+    /// then one visible crossing, narrow before wide) and returns true, or returns false
     /// (nothing painted) when some row needs the general path.
     @inlinable @inline(__always)
     static func paintIfSteep(
-        _ spans: RowSpans, rows: Int, _ surface: PixelSurface, area: ClipRect, firstRow: Int,
-        _ centres: PixelCentres, _ lanes: CircleLanes, _ source: SourceColor
+        _ spans: RowSpans, _ rows: BlockRows, area: ClipRect, _ lanes: CircleLanes, _ source: SourceColor
     ) -> Bool {
-        let narrow = SteepRows(spans, area: area, window: quarterWidth, rows: rows)
+        let narrow = SteepRows(spans, area: area, window: quarterWidth)
         if narrow.failing == 0 {
-            narrow.paintNarrow(surface, firstRow: firstRow, centres, lanes, source)
+            paint(.narrow, narrow, rows, lanes, source)
             return true
         }
-        let wide = SteepRows(spans, area: area, window: steepWindow, rows: rows)
+        let wide = SteepRows(spans, area: area, window: steepWindow)
         if wide.failing == 0 {
-            wide.paint(surface, firstRow: firstRow, centres, lanes, source)
-            return true
+            paint(.wide, wide, rows, lanes, source)
+        } else if let x = narrow.oneSideWindows {
+            paint(.narrowOneSide(x), narrow, rows, lanes, source)
+        } else if let x = wide.oneSideWindows {
+            paint(.oneSide(x), wide, rows, lanes, source)
+        } else {
+            return false
         }
-        if let x = narrow.oneSideWindows {
-            narrow.paintNarrowOneSide(x, surface, firstRow: firstRow, centres, lanes, source)
-            return true
+        return true
+    }
+
+    /// Paints by `path` with the ring's coverage model for steep rows: the row model
+    /// (`RowNormal`) where it fits, else each pixel's own normal as on the general path.
+    @inlinable @inline(__always)
+    static func paint(_ path: Path, _ steep: SteepRows, _ rows: BlockRows, _ lanes: CircleLanes, _ source: SourceColor)
+    {
+        let dy = rows.centres.dy(pairedFrom: rows.firstRow)
+        if lanes.rowModelFits {
+            let at = RowNormalSteep(lanes, RowNormal(dy: dy, lanes), dySquared: dy * dy, rows.centres.offsetX)
+            steep.paint(path, rows, at, source)
+        } else {
+            steep.paint(path, rows, PixelNormalSteep(lanes, dy: dy, rows.centres.offsetX), source)
         }
-        if let x = wide.oneSideWindows {
-            wide.paintOneSide(x, surface, firstRow: firstRow, centres, lanes, source)
-            return true
+    }
+
+    @inlinable @inline(__always)
+    func paint<Coverage: SteepCoverage>(_ path: Path, _ rows: BlockRows, _ at: Coverage, _ source: SourceColor) {
+        switch path {
+        case .narrow: paintNarrow(rows, at, source)
+        case .wide: paint(rows, at, source)
+        case .narrowOneSide(let x): paintNarrowOneSide(x, rows, at, source)
+        case .oneSide(let x): paintOneSide(x, rows, at, source)
         }
-        return false
     }
 
     /// The windows of the visible crossing when every row has just one (the other wholly
@@ -97,152 +123,82 @@ struct SteepRows {
     /// Rows whose right crossing is not wholly right of `area` or whose left one is not steep.
     @usableFromInline let failingLeftOnly: Int64
 
-    /// Paints the eight rows from `firstRow` with four-pixel windows (`init` with `window: 4`):
-    /// sixteen windows, four vectors, through the general path's window painter.
+    /// Paints the eight rows with four-pixel windows (`init` with `window: 4`): lane 2r + s
+    /// computes row r's left (s = 0) or right window, one vector a pixel offset, then the
+    /// coverages are transposed into four vectors of four windows each.
     @inlinable @inline(never)
-    func paintNarrow(
-        _ surface: PixelSurface, firstRow: Int, _ centres: PixelCentres, _ lanes: CircleLanes, _ source: SourceColor
-    ) {
-        @inline(__always) func address(_ x: SIMD8<Int64>, _ lane: Int) -> UnsafeMutableRawPointer {
-            UnsafeMutableRawPointer(surface.row(firstRow + lane) + Int(truncatingIfNeeded: x[lane]))
+    func paintNarrow<Coverage: SteepCoverage>(_ rows: BlockRows, _ at: Coverage, _ source: SourceColor) {
+        let columns = rows.centres.columns(left, right)
+        let (v0, v1, v2, v3) = windowsOfFour(at(columns, 0), at(columns, 1), at(columns, 2), at(columns, 3))
+        @inline(__always) func windows(_ r: Int) -> (
+            UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer
+        ) {
+            (rows.address(r, left), rows.address(r, right), rows.address(r + 1, left), rows.address(r + 1, right))
         }
-        let pixels = (
-            address(left, 0), address(right, 0), address(left, 1), address(right, 1),
-            address(left, 2), address(right, 2), address(left, 3), address(right, 3),
-            address(left, 4), address(right, 4), address(left, 5), address(right, 5),
-            address(left, 6), address(right, 6), address(left, 7), address(right, 7)
-        )
-        let leftDx = centres.columns(left)
-        let rightDx = centres.columns(right)
-        let rowDy = centres.dy(rowsFrom: firstRow)
-        let dx = SIMD16<Float>(
-            leftDx[0], rightDx[0], leftDx[1], rightDx[1], leftDx[2], rightDx[2], leftDx[3], rightDx[3],
-            leftDx[4], rightDx[4], leftDx[5], rightDx[5], leftDx[6], rightDx[6], leftDx[7], rightDx[7])
-        let dy = SIMD16<Float>(
-            rowDy[0], rowDy[0], rowDy[1], rowDy[1], rowDy[2], rowDy[2], rowDy[3], rowDy[3],
-            rowDy[4], rowDy[4], rowDy[5], rowDy[5], rowDy[6], rowDy[6], rowDy[7], rowDy[7])
-        paintWindows(queueLength, pixels, dx, dy, -1, centres.offsetX, lanes, source)
+        paintQuarters(4, windows(0), v0, -1, source)
+        paintQuarters(4, windows(2), v1, -1, source)
+        paintQuarters(4, windows(4), v2, -1, source)
+        paintQuarters(4, windows(6), v3, -1, source)
     }
 
-    /// Paints the eight rows from `firstRow` where only one crossing is in the frame, with
-    /// four-pixel windows at `x` (`init` with `window: 4`): eight windows, two vectors.
+    /// Paints the eight rows with eight-pixel windows (`init` with `window: 8`): lane 2r + s
+    /// computes row r's left or right window, one vector a pixel offset; transposed, each row's
+    /// two windows are one vector.
     @inlinable @inline(never)
-    func paintNarrowOneSide(
-        _ x: SIMD8<Int64>, _ surface: PixelSurface, firstRow: Int, _ centres: PixelCentres, _ lanes: CircleLanes,
-        _ source: SourceColor
-    ) {
-        @inline(__always) func address(_ lane: Int) -> UnsafeMutableRawPointer {
-            UnsafeMutableRawPointer(surface.row(firstRow + lane) + Int(truncatingIfNeeded: x[lane]))
+    func paint<Coverage: SteepCoverage>(_ rows: BlockRows, _ at: Coverage, _ source: SourceColor) {
+        let columns = rows.centres.columns(left, right)
+        let low = windowsOfFour(at(columns, 0), at(columns, 1), at(columns, 2), at(columns, 3))
+        let high = windowsOfFour(at(columns, 4), at(columns, 5), at(columns, 6), at(columns, 7))
+        @inline(__always) func blendRows(_ r: Int, _ first: LaneFloats, _ second: LaneFloats) {
+            let (upper, lower) = zipQuads(first, second)
+            SteepWindows(left: rows.address(r, left), right: rows.address(r, right)).blend(upper, source)
+            SteepWindows(left: rows.address(r + 1, left), right: rows.address(r + 1, right)).blend(lower, source)
         }
-        let columns = centres.columns(x)
-        let rowDy = centres.dy(rowsFrom: firstRow)
-        let laneOffset = LaneFloats(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3)
-        let upper = lanes.coverage(
-            dx: spreadQuarters(columns.lowHalf) + laneOffset + centres.offsetX, dy: spreadQuarters(rowDy.lowHalf))
-        let lower = lanes.coverage(
-            dx: spreadQuarters(columns.highHalf) + laneOffset + centres.offsetX, dy: spreadQuarters(rowDy.highHalf))
-        paintQuarters(4, (address(0), address(1), address(2), address(3)), upper, -1, source)
-        paintQuarters(4, (address(4), address(5), address(6), address(7)), lower, -1, source)
+        blendRows(0, low.0, high.0)
+        blendRows(2, low.1, high.1)
+        blendRows(4, low.2, high.2)
+        blendRows(6, low.3, high.3)
     }
 
-    /// Paints the eight rows from `firstRow`, four at a time: the four coverage computations are
-    /// independent, so the core overlaps their long dependency chains (one row at a time was
-    /// bound by their latency: 14.1 against 12.8 ms on ripples-1000).
+    /// Paints the eight rows where only one crossing is in the frame, with four-pixel windows at
+    /// `x` (`init` with `window: 4`): lane 2r + h computes pixels 2h and 2h + 1 of row r.
     @inlinable @inline(never)
-    func paint(
-        _ surface: PixelSurface, firstRow: Int, _ centres: PixelCentres, _ lanes: CircleLanes, _ source: SourceColor
+    func paintNarrowOneSide<Coverage: SteepCoverage>(
+        _ x: SIMD8<Int64>, _ rows: BlockRows, _ at: Coverage, _ source: SourceColor
     ) {
-        paintFour(surface, 0, firstRow: firstRow, centres, lanes, source)
-        paintFour(surface, 4, firstRow: firstRow, centres, lanes, source)
+        let columns = rows.centres.columns(x, x) + LaneFloats(0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2)
+        let (upper, lower) = zipOnes(at(columns, 0), at(columns, 1))
+        paintQuarters(
+            4, (rows.address(0, x), rows.address(1, x), rows.address(2, x), rows.address(3, x)), upper, -1, source)
+        paintQuarters(
+            4, (rows.address(4, x), rows.address(5, x), rows.address(6, x), rows.address(7, x)), lower, -1, source)
     }
 
-    /// Paints the eight rows from `firstRow` where only one crossing is in the frame, at the
-    /// windows `x` (`left` or `right`): two rows a vector, four vectors computed together.
+    /// Paints the eight rows where only one crossing is in the frame, with eight-pixel windows
+    /// at `x`: lane 2r + h computes pixels 4h...4h + 3 of row r; transposed, two rows a vector.
     @inlinable @inline(never)
-    func paintOneSide(
-        _ x: SIMD8<Int64>, _ surface: PixelSurface, firstRow: Int, _ centres: PixelCentres, _ lanes: CircleLanes,
-        _ source: SourceColor
+    func paintOneSide<Coverage: SteepCoverage>(
+        _ x: SIMD8<Int64>, _ rows: BlockRows, _ at: Coverage, _ source: SourceColor
     ) {
-        Self.paintTogether(
-            pairedWindow(x, surface, 0, firstRow: firstRow, centres),
-            pairedWindow(x, surface, 2, firstRow: firstRow, centres),
-            pairedWindow(x, surface, 4, firstRow: firstRow, centres),
-            pairedWindow(x, surface, 6, firstRow: firstRow, centres), lanes, source)
-    }
-
-    /// Rows `lane` and `lane + 1`: their windows at `x` as one vector's two halves.
-    @inlinable @inline(__always)
-    func pairedWindow(
-        _ x: SIMD8<Int64>, _ surface: PixelSurface, _ lane: Int, firstRow: Int, _ centres: PixelCentres
-    ) -> SteepWindows {
-        let y = firstRow + lane
-        let upperX = Int(truncatingIfNeeded: x[lane])
-        let lowerX = Int(truncatingIfNeeded: x[lane + 1])
-        let dx = centres.dx(windowsFrom: upperX, lowerX)
-        let dy = LaneFloats(lowHalf: SIMD8(repeating: centres.dy(y)), highHalf: SIMD8(repeating: centres.dy(y + 1)))
-        return SteepWindows(
-            left: UnsafeMutableRawPointer(surface.row(y) + upperX),
-            right: UnsafeMutableRawPointer(surface.row(y + 1) + lowerX), dx: dx, dy: dy)
-    }
-
-    @inlinable @inline(__always)
-    func paintFour(
-        _ surface: PixelSurface, _ first: Int, firstRow: Int, _ centres: PixelCentres, _ lanes: CircleLanes,
-        _ source: SourceColor
-    ) {
-        Self.paintTogether(
-            window(surface, first, firstRow: firstRow, centres),
-            window(surface, first + 1, firstRow: firstRow, centres),
-            window(surface, first + 2, firstRow: firstRow, centres),
-            window(surface, first + 3, firstRow: firstRow, centres), lanes, source)
-    }
-
-    /// Four vectors' coverage first, then their blends: the four coverage chains are independent,
-    /// so the core overlaps them (one row at a time was bound by their latency).
-    @inlinable @inline(__always)
-    static func paintTogether(
-        _ a: SteepWindows, _ b: SteepWindows, _ c: SteepWindows, _ d: SteepWindows, _ lanes: CircleLanes,
-        _ source: SourceColor
-    ) {
-        let coverageA = lanes.coverage(dx: a.dx, dy: a.dy)
-        let coverageB = lanes.coverage(dx: b.dx, dy: b.dy)
-        let coverageC = lanes.coverage(dx: c.dx, dy: c.dy)
-        let coverageD = lanes.coverage(dx: d.dx, dy: d.dy)
-        a.blend(coverageA, source)
-        b.blend(coverageB, source)
-        c.blend(coverageC, source)
-        d.blend(coverageD, source)
-    }
-
-    /// Row `lane` of the block: its two windows and their pixel centres' offsets from the centre.
-    @inlinable @inline(__always)
-    func window(_ surface: PixelSurface, _ lane: Int, firstRow: Int, _ centres: PixelCentres) -> SteepWindows {
-        let y = firstRow + lane
-        let row = surface.row(y)
-        let leftX = Int(truncatingIfNeeded: left[lane])
-        let rightX = Int(truncatingIfNeeded: right[lane])
-        let dx = centres.dx(windowsFrom: leftX, rightX)
-        let dy = LaneFloats(repeating: centres.dy(y))
-        return SteepWindows(
-            left: UnsafeMutableRawPointer(row + leftX), right: UnsafeMutableRawPointer(row + rightX), dx: dx, dy: dy)
+        let columns = rows.centres.columns(x, x) + LaneFloats(0, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4)
+        let (v0, v1, v2, v3) = windowsOfFour(at(columns, 0), at(columns, 1), at(columns, 2), at(columns, 3))
+        SteepWindows(left: rows.address(0, x), right: rows.address(1, x)).blend(v0, source)
+        SteepWindows(left: rows.address(2, x), right: rows.address(3, x)).blend(v1, source)
+        SteepWindows(left: rows.address(4, x), right: rows.address(5, x)).blend(v2, source)
+        SteepWindows(left: rows.address(6, x), right: rows.address(7, x)).blend(v3, source)
     }
 }
 
-/// One steep row's two windows (eight pixels each) and their pixel centres' offsets from the
-/// ring's centre.
+/// Two eight-pixel windows (of one row or two) blended as one vector's halves.
 @frozen @usableFromInline
 struct SteepWindows {
     @usableFromInline let left: UnsafeMutableRawPointer
     @usableFromInline let right: UnsafeMutableRawPointer
-    @usableFromInline let dx: LaneFloats
-    @usableFromInline let dy: LaneFloats
 
     @inlinable @inline(__always)
-    init(left: UnsafeMutableRawPointer, right: UnsafeMutableRawPointer, dx: LaneFloats, dy: LaneFloats) {
+    init(left: UnsafeMutableRawPointer, right: UnsafeMutableRawPointer) {
         self.left = left
         self.right = right
-        self.dx = dx
-        self.dy = dy
     }
 
     /// Source-over at `coverage`; zero-coverage lanes are stored back as loaded.
@@ -260,3 +216,91 @@ struct SteepWindows {
 
 /// The width of a steep row's window, in pixels: two fill a vector.
 @inlinable @inline(__always) var steepWindow: Int { 8 }
+
+/// The eight rows of a steep block as its painters write them. Blocks are aligned to multiples
+/// of eight frame rows and a block is steep or not whatever the band, so each row gets the
+/// same coverage model (and bytes) for any band height and thread count; rows of the block
+/// outside the band (`from..<to` are the lanes inside) are written to `scratch`, never to the
+/// frame, where another thread may be drawing them.
+@frozen @usableFromInline
+struct BlockRows {
+    @usableFromInline let surface: PixelSurface
+    @usableFromInline let firstRow: Int
+    @usableFromInline let from: Int
+    @usableFromInline let to: Int
+    @usableFromInline let scratch: UnsafeMutableRawPointer
+    @usableFromInline let centres: PixelCentres
+
+    @inlinable @inline(__always)
+    init(
+        _ surface: PixelSurface, firstRow: Int, lanes: Range<Int>, scratch: UnsafeMutableRawPointer,
+        _ centres: PixelCentres
+    ) {
+        self.surface = surface
+        self.firstRow = firstRow
+        from = lanes.lowerBound
+        to = lanes.upperBound
+        self.scratch = scratch
+        self.centres = centres
+    }
+
+    /// The address of row `lane`'s window starting at column `x[lane]`.
+    @inlinable @inline(__always)
+    func address(_ lane: Int, _ x: SIMD8<Int64>) -> UnsafeMutableRawPointer {
+        let pixel = UnsafeMutableRawPointer(surface.row(firstRow + lane) + Int(truncatingIfNeeded: x[lane]))
+        return lane >= from && lane < to ? pixel : scratch
+    }
+}
+
+/// A steep painter's coverage of sixteen pixels: lane m at whole-pixel column offset
+/// `columns[m] + k` (exact in `Float`) on its row (`PixelCentres` adds the centre's fraction).
+@usableFromInline
+protocol SteepCoverage {
+    func callAsFunction(_ columns: LaneFloats, _ k: Float) -> LaneFloats
+}
+
+/// Each pixel's own normal (`CircleLanes.coverage`), as on the general path.
+@frozen @usableFromInline
+struct PixelNormalSteep: SteepCoverage {
+    @usableFromInline let lanes: CircleLanes
+    @usableFromInline let dy: LaneFloats
+    @usableFromInline let offsetX: Float
+
+    @inlinable @inline(__always)
+    init(_ lanes: CircleLanes, dy: LaneFloats, _ offsetX: Float) {
+        self.lanes = lanes
+        self.dy = dy
+        self.offsetX = offsetX
+    }
+
+    @inlinable @inline(__always)
+    func callAsFunction(_ columns: LaneFloats, _ k: Float) -> LaneFloats {
+        lanes.coverage(dx: (columns + k) + offsetX, dy: dy)
+    }
+}
+
+/// The row model (`RowNormal`).
+@frozen @usableFromInline
+struct RowNormalSteep: SteepCoverage {
+    @usableFromInline let lanes: CircleLanes
+    @usableFromInline let normal: RowNormal
+    @usableFromInline let dySquared: LaneFloats
+    @usableFromInline let offsetX: Float
+
+    @inlinable @inline(__always)
+    init(_ lanes: CircleLanes, _ normal: RowNormal, dySquared: LaneFloats, _ offsetX: Float) {
+        self.lanes = lanes
+        self.normal = normal
+        self.dySquared = dySquared
+        self.offsetX = offsetX
+    }
+
+    /// Not inlined: inlined, its operations met the transposes' lane shuffles in one basic block
+    /// and LLVM's SLP vectoriser split the whole coverage into 128- and 256-bit pieces; as a
+    /// call it is one 512-bit chain of ~60 instructions (ripples-1000 −26 % against the
+    /// per-pixel model, where inlining kept 512 bits).
+    @inlinable @inline(never)
+    func callAsFunction(_ columns: LaneFloats, _ k: Float) -> LaneFloats {
+        normal.coverage(dx: (columns + k) + offsetX, dySquared: dySquared, lanes)
+    }
+}
