@@ -99,12 +99,8 @@ struct CircleLanes {
     ) -> LaneFloats {
         let d = rho - middle
         let u = halfWidth - magnitude(d)
-        let linear = capped(positivePart(0.5 + u * inverseA), LaneFloats(repeating: 1))
+        let halfPlane = halfPlaneCoverage(u: u, halfSum: halfSum, halfB: halfB, inverseA: inverseA, inverseAB: inverseAB)
         let toCorner = halfSum - magnitude(u)
-        let cornerRun = positivePart(halfB - magnitude(toCorner - halfB))
-        let cornerArea = cornerRun * cornerRun * inverseAB * 0.5
-        // Inside the line (u > 0) the corner left out is subtracted, outside it the one let in is added.
-        let halfPlane = linear - flippedWhereNegative(cornerArea, u)
         let chord = capped(positivePart(toCorner) * inverseAB, inverseA)
         // Seen from the nearer circle's disc: the outer one (d ≥ 0) covers `halfPlane`, the inner
         // one 1 − halfPlane. That disc's coverage loses its arc term, chord³/(24 R), and is
@@ -115,6 +111,20 @@ struct CircleLanes {
         let arcArea = chordCubed * curvatureMean + flippedWhereNegative(chordCubed * curvatureSpread, d)
         let nearCovered = positivePart(nearDisc - arcArea)
         return flippedWhereNegative(nearCovered - 0.5, d) + 0.5
+    }
+
+    /// The pixel area on the inner side of a line u px from the pixel's centre (negative:
+    /// the centre is outside), for a footprint on the normal with components a ≥ b: a
+    /// trapezoid CDF, the linear ramp less (inside) or plus (outside) the corner triangle.
+    @inlinable @inline(__always)
+    func halfPlaneCoverage(
+        u: LaneFloats, halfSum: LaneFloats, halfB: LaneFloats, inverseA: LaneFloats, inverseAB: LaneFloats
+    ) -> LaneFloats {
+        let linear = capped(positivePart(0.5 + u * inverseA), LaneFloats(repeating: 1))
+        let toCorner = halfSum - magnitude(u)
+        let cornerRun = positivePart(halfB - magnitude(toCorner - halfB))
+        let cornerArea = cornerRun * cornerRun * inverseAB * 0.5
+        return linear - flippedWhereNegative(cornerArea, u)
     }
 
     /// The lane form of `halfPlaneDiscCoverage` (see there for the model).

@@ -290,6 +290,8 @@ struct RowNormalSteep: SteepCoverage {
     @usableFromInline let normal: RowNormal
     @usableFromInline let dySquared: LaneFloats
     @usableFromInline let offsetX: Float
+    /// With the arc term: inner radius below `RowNormal.straightFromRadius`.
+    @usableFromInline let arcs: Bool
 
     @inlinable @inline(__always)
     init(_ lanes: CircleLanes, _ normal: RowNormal, dySquared: LaneFloats, _ offsetX: Float) {
@@ -297,6 +299,7 @@ struct RowNormalSteep: SteepCoverage {
         self.normal = normal
         self.dySquared = dySquared
         self.offsetX = offsetX
+        arcs = Double(lanes.inner) < RowNormal.straightFromRadius
     }
 
     /// Not inlined: inlined, its operations met the transposes' lane shuffles in one basic block
@@ -305,6 +308,6 @@ struct RowNormalSteep: SteepCoverage {
     /// per-pixel model, where inlining kept 512 bits).
     @inlinable @inline(never)
     func callAsFunction(_ columns: LaneFloats, _ k: Float) -> LaneFloats {
-        normal.coverage(dx: (columns + k) + offsetX, dySquared: dySquared, lanes)
+        normal.coverage(dx: (columns + k) + offsetX, dySquared: dySquared, lanes, arcs: arcs)
     }
 }
