@@ -29,6 +29,12 @@ struct CircleLanes {
     /// sign of d gives 1/(24 R_outer) (outside the middle radius) or 1/(24 R_inner) (inside).
     @usableFromInline let curvatureMean: Float
     @usableFromInline let curvatureSpread: Float
+    /// The single-boundary form without its arc term: both radii at least `straightFromRadius`,
+    /// where the area between tangent and arc in a pixel is at most (√2)³/(24 R) ≤ 0.0012.
+    @usableFromInline let straight: Bool
+
+    /// Inner radii from which rings leave the arc term out.
+    @inlinable static var straightFromRadius: Double { 100 }
 
     /// A pixel's projection on any normal reaches at most √2/2 from its centre; with margin for
     /// the `Float` rounding of a and b.
@@ -48,6 +54,7 @@ struct CircleLanes {
         let innerFactor = hasInner ? 1 / (24 * inner) : 0
         curvatureMean = Float((outerFactor + innerFactor) / 2)
         curvatureSpread = Float((outerFactor - innerFactor) / 2)
+        straight = oneBoundaryPerPixel && hasInner && inner >= CircleLanes.straightFromRadius
     }
 
     /// Coverage of the pixels whose centres lie (dx, dy) from the ring's centre.
@@ -87,7 +94,12 @@ struct CircleLanes {
                 inverseA: inverseA, inverseAB: inverseAB)
             return positivePart(outerCoverage - innerCoverage)
         }
-        return nearBoundary(rho: rho, halfSum: halfSum, halfB: halfB, inverseA: inverseA, inverseAB: inverseAB)
+        guard straight else {
+            return nearBoundary(rho: rho, halfSum: halfSum, halfB: halfB, inverseA: inverseA, inverseAB: inverseAB)
+        }
+        return halfPlaneCoverage(
+            u: halfWidth - magnitude(rho - middle), halfSum: halfSum, halfB: halfB, inverseA: inverseA,
+            inverseAB: inverseAB)
     }
 
     /// A ring at least `widestPixelReach` wide (`oneBoundaryPerPixel`): the coverage of pixels

@@ -42,12 +42,9 @@ struct RowNormal {
         halfB = q * (0.5 * inverseMiddle)
     }
 
-    /// Inner radii from which the arc term is left out (`coverage(... arcs: false)`): the area
-    /// between tangent and arc in a pixel is at most (√2)³/(24 R) ≤ 0.0012 there.
-    @inlinable static var straightFromRadius: Double { 100 }
-
     /// Coverage of the pixels `dx` from the centre on rows whose dy² is `dySquared`, with or
-    /// without the arc term (the tangent line's coverage alone: half the operations).
+    /// without the arc term (`CircleLanes.straight`: the tangent line's coverage alone, half
+    /// the operations).
     @inlinable @inline(__always)
     func coverage(dx: LaneFloats, dySquared: LaneFloats, _ lanes: CircleLanes, arcs: Bool) -> LaneFloats {
         // The root's argument passed through `magnitude` (one bitwise and): LLVM then knows it is

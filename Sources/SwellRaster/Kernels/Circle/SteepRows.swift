@@ -290,7 +290,7 @@ struct RowNormalSteep: SteepCoverage {
     @usableFromInline let normal: RowNormal
     @usableFromInline let dySquared: LaneFloats
     @usableFromInline let offsetX: Float
-    /// With the arc term: inner radius below `RowNormal.straightFromRadius`.
+    /// With the arc term (not `CircleLanes.straight`).
     @usableFromInline let arcs: Bool
 
     @inlinable @inline(__always)
@@ -299,7 +299,7 @@ struct RowNormalSteep: SteepCoverage {
         self.normal = normal
         self.dySquared = dySquared
         self.offsetX = offsetX
-        arcs = Double(lanes.inner) < RowNormal.straightFromRadius
+        arcs = !lanes.straight
     }
 
     /// Not inlined: inlined, its operations met the transposes' lane shuffles in one basic block
