@@ -111,7 +111,8 @@ struct CircleLanes {
     ) -> LaneFloats {
         let d = rho - middle
         let u = halfWidth - magnitude(d)
-        let halfPlane = halfPlaneCoverage(u: u, halfSum: halfSum, halfB: halfB, inverseA: inverseA, inverseAB: inverseAB)
+        let halfPlane = halfPlaneCoverage(
+            u: u, halfSum: halfSum, halfB: halfB, inverseA: inverseA, inverseAB: inverseAB)
         let toCorner = halfSum - magnitude(u)
         let chord = capped(positivePart(toCorner) * inverseAB, inverseA)
         // Seen from the nearer circle's disc: the outer one (d ≥ 0) covers `halfPlane`, the inner
