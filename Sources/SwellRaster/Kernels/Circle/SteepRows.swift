@@ -129,7 +129,8 @@ struct SteepRows {
     @inlinable @inline(never)
     func paintNarrow<Coverage: SteepCoverage>(_ rows: BlockRows, _ at: Coverage, _ source: SourceColor) {
         let columns = rows.centres.columns(left, right)
-        let (v0, v1, v2, v3) = windowsOfFour(at(columns, 0), at(columns, 1), at(columns, 2), at(columns, 3))
+        let c = at.four(columns, from: 0)
+        let (v0, v1, v2, v3) = windowsOfFour(c.0, c.1, c.2, c.3)
         @inline(__always) func windows(_ r: Int) -> (
             UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer
         ) {
@@ -147,8 +148,10 @@ struct SteepRows {
     @inlinable @inline(never)
     func paint<Coverage: SteepCoverage>(_ rows: BlockRows, _ at: Coverage, _ source: SourceColor) {
         let columns = rows.centres.columns(left, right)
-        let low = windowsOfFour(at(columns, 0), at(columns, 1), at(columns, 2), at(columns, 3))
-        let high = windowsOfFour(at(columns, 4), at(columns, 5), at(columns, 6), at(columns, 7))
+        let first = at.four(columns, from: 0)
+        let second = at.four(columns, from: 4)
+        let low = windowsOfFour(first.0, first.1, first.2, first.3)
+        let high = windowsOfFour(second.0, second.1, second.2, second.3)
         @inline(__always) func blendRows(_ r: Int, _ first: LaneFloats, _ second: LaneFloats) {
             let (upper, lower) = zipQuads(first, second)
             SteepWindows(left: rows.address(r, left), right: rows.address(r, right)).blend(upper, source)
@@ -181,7 +184,8 @@ struct SteepRows {
         _ x: SIMD8<Int64>, _ rows: BlockRows, _ at: Coverage, _ source: SourceColor
     ) {
         let columns = rows.centres.columns(x, x) + LaneFloats(0, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4)
-        let (v0, v1, v2, v3) = windowsOfFour(at(columns, 0), at(columns, 1), at(columns, 2), at(columns, 3))
+        let c = at.four(columns, from: 0)
+        let (v0, v1, v2, v3) = windowsOfFour(c.0, c.1, c.2, c.3)
         SteepWindows(left: rows.address(0, x), right: rows.address(1, x)).blend(v0, source)
         SteepWindows(left: rows.address(2, x), right: rows.address(3, x)).blend(v1, source)
         SteepWindows(left: rows.address(4, x), right: rows.address(5, x)).blend(v2, source)
@@ -261,6 +265,15 @@ struct BlockRows {
 @usableFromInline
 protocol SteepCoverage {
     func callAsFunction(_ columns: LaneFloats, _ k: Float) -> LaneFloats
+    /// The coverages at offsets k...k + 3.
+    func four(_ columns: LaneFloats, from k: Float) -> (LaneFloats, LaneFloats, LaneFloats, LaneFloats)
+}
+
+extension SteepCoverage {
+    @inlinable @inline(__always)
+    func four(_ columns: LaneFloats, from k: Float) -> (LaneFloats, LaneFloats, LaneFloats, LaneFloats) {
+        (self(columns, k), self(columns, k + 1), self(columns, k + 2), self(columns, k + 3))
+    }
 }
 
 /// Each pixel's own normal (`CircleLanes.coverage`), as on the general path.
@@ -302,12 +315,16 @@ struct RowNormalSteep: SteepCoverage {
         arcs = !lanes.straight
     }
 
-    /// Not inlined: inlined, its operations met the transposes' lane shuffles in one basic block
-    /// and LLVM's SLP vectoriser split the whole coverage into 128- and 256-bit pieces; as a
-    /// call it is one 512-bit chain of ~60 instructions (ripples-1000 −26 % against the
-    /// per-pixel model, where inlining kept 512 bits).
-    @inlinable @inline(never)
+    @inlinable @inline(__always)
     func callAsFunction(_ columns: LaneFloats, _ k: Float) -> LaneFloats {
         normal.coverage(dx: (columns + k) + offsetX, dySquared: dySquared, lanes, arcs: arcs)
+    }
+
+    /// Not inlined: inlined, the coverages' operations met the transposes' lane shuffles in one
+    /// basic block and LLVM's SLP vectoriser split them into 128- and 256-bit pieces; here they
+    /// end in four whole 512-bit results (returned through memory, forwarded whole).
+    @inlinable @inline(never)
+    func four(_ columns: LaneFloats, from k: Float) -> (LaneFloats, LaneFloats, LaneFloats, LaneFloats) {
+        (self(columns, k), self(columns, k + 1), self(columns, k + 2), self(columns, k + 3))
     }
 }
