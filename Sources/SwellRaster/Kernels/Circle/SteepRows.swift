@@ -136,10 +136,10 @@ struct SteepRows {
         ) {
             (rows.address(r, left), rows.address(r, right), rows.address(r + 1, left), rows.address(r + 1, right))
         }
-        paintQuarters(4, windows(0), v0, -1, source)
-        paintQuarters(4, windows(2), v1, -1, source)
-        paintQuarters(4, windows(4), v2, -1, source)
-        paintQuarters(4, windows(6), v3, -1, source)
+        paintWholeQuarters(windows(0), v0, source)
+        paintWholeQuarters(windows(2), v1, source)
+        paintWholeQuarters(windows(4), v2, source)
+        paintWholeQuarters(windows(6), v3, source)
     }
 
     /// Paints the eight rows with eight-pixel windows (`init` with `window: 8`): lane 2r + s
@@ -171,10 +171,10 @@ struct SteepRows {
     ) {
         let columns = rows.centres.columns(x, x) + LaneFloats(0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2)
         let (upper, lower) = zipOnes(at(columns, 0), at(columns, 1))
-        paintQuarters(
-            4, (rows.address(0, x), rows.address(1, x), rows.address(2, x), rows.address(3, x)), upper, -1, source)
-        paintQuarters(
-            4, (rows.address(4, x), rows.address(5, x), rows.address(6, x), rows.address(7, x)), lower, -1, source)
+        paintWholeQuarters(
+            (rows.address(0, x), rows.address(1, x), rows.address(2, x), rows.address(3, x)), upper, source)
+        paintWholeQuarters(
+            (rows.address(4, x), rows.address(5, x), rows.address(6, x), rows.address(7, x)), lower, source)
     }
 
     /// Paints the eight rows where only one crossing is in the frame, with eight-pixel windows
@@ -205,7 +205,9 @@ struct SteepWindows {
         self.right = right
     }
 
-    /// Source-over at `coverage`; zero-coverage lanes are stored back as loaded.
+    /// Source-over at `coverage`; zero-coverage lanes are stored back as loaded. The result is
+    /// stored whole and copied out, as in `paintWholeQuarters` (two 256-bit stores split the
+    /// blend in two).
     @inlinable @inline(__always)
     func blend(_ coverage: LaneFloats, _ source: SourceColor) {
         let before = PixelVector(
@@ -213,9 +215,18 @@ struct SteepWindows {
         let after = SwellRaster.blend(before, source, alpha: coverage * source.alpha)
         let keep = zeroLanes(coverage)
         let result = (after & ~keep) | (before & keep)
-        left.storeBytes(of: result.lowHalf, as: SIMD8<UInt32>.self)
-        right.storeBytes(of: result.highHalf, as: SIMD8<UInt32>.self)
+        withUnsafeTemporaryAllocation(of: PixelVector.self, capacity: 1) { buffer in
+            buffer.baseAddress!.initialize(to: result)
+            scatterHalves(UnsafeRawPointer(buffer.baseAddress!), left, right)
+        }
     }
+}
+
+/// Copies 64 bytes at `from` to two eight-pixel windows (see `scatterQuarters`).
+@inlinable @inline(never)
+func scatterHalves(_ from: UnsafeRawPointer, _ left: UnsafeMutableRawPointer, _ right: UnsafeMutableRawPointer) {
+    left.storeBytes(of: from.loadUnaligned(as: SIMD8<UInt32>.self), as: SIMD8<UInt32>.self)
+    right.storeBytes(of: from.loadUnaligned(fromByteOffset: 32, as: SIMD8<UInt32>.self), as: SIMD8<UInt32>.self)
 }
 
 /// The width of a steep row's window, in pixels: two fill a vector.
@@ -327,4 +338,42 @@ struct RowNormalSteep: SteepCoverage {
     func four(_ columns: LaneFloats, from k: Float) -> (LaneFloats, LaneFloats, LaneFloats, LaneFloats) {
         (self(columns, k), self(columns, k + 1), self(columns, k + 2), self(columns, k + 3))
     }
+}
+
+/// Blends four four-pixel windows at `coverage` (zero-coverage lanes stored back as loaded)
+/// with the blend in one 512-bit vector: the result is stored whole to the stack and copied out
+/// by `scatterQuarters`. (Stored to the windows directly, the four 128-bit stores made LLVM's
+/// SLP vectoriser build the whole blend four times in 128-bit pieces.)
+@inlinable @inline(__always)
+func paintWholeQuarters(
+    _ pixels: (UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer),
+    _ coverage: LaneFloats, _ source: SourceColor
+) {
+    let before = PixelVector(
+        lowHalf: SIMD8(
+            lowHalf: pixels.0.loadUnaligned(as: SIMD4<UInt32>.self),
+            highHalf: pixels.1.loadUnaligned(as: SIMD4<UInt32>.self)),
+        highHalf: SIMD8(
+            lowHalf: pixels.2.loadUnaligned(as: SIMD4<UInt32>.self),
+            highHalf: pixels.3.loadUnaligned(as: SIMD4<UInt32>.self)))
+    let after = blend(before, source, alpha: coverage * source.alpha)
+    let keep = zeroLanes(coverage)
+    let result = (after & ~keep) | (before & keep)
+    withUnsafeTemporaryAllocation(of: PixelVector.self, capacity: 1) { buffer in
+        buffer.baseAddress!.initialize(to: result)
+        scatterQuarters(UnsafeRawPointer(buffer.baseAddress!), pixels)
+    }
+}
+
+/// Copies 64 bytes at `from` to four windows, 16 bytes each. Not inlined, so the buffer escapes
+/// and LLVM keeps the whole-vector store.
+@inlinable @inline(never)
+func scatterQuarters(
+    _ from: UnsafeRawPointer,
+    _ to: (UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer)
+) {
+    to.0.storeBytes(of: from.loadUnaligned(as: SIMD4<UInt32>.self), as: SIMD4<UInt32>.self)
+    to.1.storeBytes(of: from.loadUnaligned(fromByteOffset: 16, as: SIMD4<UInt32>.self), as: SIMD4<UInt32>.self)
+    to.2.storeBytes(of: from.loadUnaligned(fromByteOffset: 32, as: SIMD4<UInt32>.self), as: SIMD4<UInt32>.self)
+    to.3.storeBytes(of: from.loadUnaligned(fromByteOffset: 48, as: SIMD4<UInt32>.self), as: SIMD4<UInt32>.self)
 }
