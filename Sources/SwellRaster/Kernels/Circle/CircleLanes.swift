@@ -30,11 +30,11 @@ struct CircleLanes {
     @usableFromInline let curvatureMean: Float
     @usableFromInline let curvatureSpread: Float
     /// The single-boundary form without its arc term: both radii at least `straightFromRadius`,
-    /// where the area between tangent and arc in a pixel is at most (√2)³/(24 R) ≤ 0.0012.
+    /// where the area between tangent and arc in a pixel is at most (√2)³/(24 R) ≤ 0.0025.
     @usableFromInline let straight: Bool
 
     /// Inner radii from which rings leave the arc term out.
-    @inlinable static var straightFromRadius: Double { 100 }
+    @inlinable static var straightFromRadius: Double { 48 }
 
     /// A pixel's projection on any normal reaches at most √2/2 from its centre; with margin for
     /// the `Float` rounding of a and b.
