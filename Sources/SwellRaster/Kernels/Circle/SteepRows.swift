@@ -59,6 +59,9 @@ struct SteepRows {
         case oneSide(SIMD8<Int64>)
     }
 
+    /// The width of a medium block's window: one whole vector.
+    @inlinable static var mediumWindow: Int { 16 }
+
     /// Paints the eight rows of `rows` by the first steep path that fits them all (narrow, wide,
     /// then one visible crossing, narrow before wide) and returns true, or returns false
     /// (nothing painted) when some row needs the general path.
@@ -79,9 +82,42 @@ struct SteepRows {
         } else if let x = wide.oneSideWindows {
             paint(.oneSide(x), wide, rows, lanes, source)
         } else {
-            return false
+            // Medium blocks (runs of 9–16 px, towards a ring's top and bottom): a whole vector
+            // per crossing, each pixel's own normal as on the general path.
+            let medium = SteepRows(spans, area: area, window: mediumWindow)
+            if medium.fits {
+                medium.paintMedium(rows, both: true, medium.left, lanes, source)
+            } else if let x = medium.oneSideWindows {
+                medium.paintMedium(rows, both: false, x, lanes, source)
+            } else {
+                return false
+            }
         }
         return true
+    }
+
+    /// Paints the eight rows with sixteen-pixel windows (`init` with `window: 16`): at `left` and
+    /// `right`, or only at `x` when `both` is false. Each window is one contiguous vector,
+    /// loaded, blended and stored whole; coverage is `CircleLanes.coverage` (each pixel's own
+    /// normal), so these pixels get the general path's bytes.
+    @inlinable @inline(never)
+    func paintMedium(
+        _ rows: BlockRows, both: Bool, _ x: SIMD8<Int64>, _ lanes: CircleLanes, _ source: SourceColor
+    ) {
+        let rowDy = rows.centres.dy(rowsFrom: rows.firstRow)
+        @inline(__always) func window(_ r: Int, _ x: SIMD8<Int64>, _ dy: LaneFloats) {
+            let address = rows.address(r, x)
+            let before = address.loadUnaligned(as: PixelVector.self)
+            let coverage = lanes.coverage(dx: rows.centres.dx(from: Int(truncatingIfNeeded: x[r])), dy: dy)
+            let after = blend(before, source, alpha: coverage * source.alpha)
+            let keep = zeroLanes(coverage)
+            address.storeBytes(of: (after & ~keep) | (before & keep), as: PixelVector.self)
+        }
+        for r in 0..<8 {
+            let dy = LaneFloats(repeating: rowDy[r])
+            window(r, x, dy)
+            if both { window(r, right, dy) }
+        }
     }
 
     /// Paints by `path` with the ring's coverage model for steep rows: the row model
