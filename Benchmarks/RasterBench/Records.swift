@@ -69,7 +69,7 @@ enum Record {
 enum Renderer: String, CaseIterable {
     /// `render(_:into:)`: the plain pipeline, whole frame per command.
     case swell
-    /// `FrameRenderer(threads: 1)`: the same commands in 64-row bands (what `swell render` uses).
+    /// `FrameRenderer(threads: 1)`: the same commands in its default bands (what `swell render` uses).
     case swellBanded = "swell-banded"
     case cairo
     case memset

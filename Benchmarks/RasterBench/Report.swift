@@ -77,7 +77,8 @@ struct Report {
         out += "\nFrames timed per row: "
         out += framesSummary() + ". Ratios use medians; Swell/memset uses the memset of the same process, "
         out += "Cairo/Swell the Cairo of the same process, or of the first process that timed Cairo. "
-        out += "Swell = `render(_:into:)`; Swell banded = `FrameRenderer(threads: 1)`, 64-row bands. "
+        out += "Swell = `render(_:into:)`; Swell banded = `FrameRenderer(threads: 1)` with its default bands "
+        out += "(about 1 MiB of pixels when most commands are rings or discs, else the whole frame). "
         out +=
             "Bars apply to the \(Self.barBuild) build (C/S = Cairo/Swell, S/M = Swell/memset); timing is never enforced.\n"
         out += checksumSection + agreementSection + allocationSection

@@ -1,20 +1,33 @@
-/// The fast paths for the steep sides of a ring: blocks of eight rows where each row meets the
-/// ring in short runs (at most a window each) separated by the hole, painted with no per-run
-/// bookkeeping and the same coverage (`CircleLanes`, `PixelCentres`) as the general path:
+/// The fast paths for the sides of a ring: blocks of eight rows where each row meets the ring in
+/// short runs (at most a window each) separated by the hole, painted with no per-run
+/// bookkeeping:
 /// - both crossings ≤ 4 px: sixteen four-pixel windows, four vectors (`paintNarrow`);
 /// - both ≤ 8 px: one vector a row, eight pixels at each crossing (`paint`);
 /// - one crossing beyond the frame's left or right edge (a large ring's side): at the visible
 ///   crossing, four rows a vector when it is ≤ 4 px (`paintNarrowOneSide`), else two
-///   (`paintOneSide`).
+///   (`paintOneSide`);
+/// - both ≤ 16 px (medium blocks, towards the ring's top and bottom), or one of them with the
+///   other beyond the frame: a whole contiguous vector per crossing (`paintMedium`).
 ///
 /// Why: a ring 2 px wide is steep (|dx/dy| ≤ 2, so each crossing spans ≤ 8 pixels) over ~90 % of
 /// its rows; in ripples-1000, 59 % of the 8-row blocks have both crossings steep and 31 % one
 /// crossing off the frame. There the general path's run splitting and window queue cost more
 /// than the coverage itself: with coverage and blend replaced by no-ops, 72 % of the ring time
 /// remained. Wasted lanes (a window is wider than most runs) cost less than the bookkeeping did.
-/// A window lies inside the ring's touch range, and its pixels outside the runs are wholly in
-/// the hole, where `CircleLanes` gives coverage exactly 0: they are stored back unchanged, so
-/// the output is the general path's, byte for byte, whichever rows form a block.
+///
+/// Coverage: the narrow and wide painters compute one lane per row side and one vector per pixel
+/// offset, so that the row model (`RowNormal`: one normal per row, no per-pixel division) has its
+/// constants in its lanes, then transpose the results into windows (`LaneZip.swift`); medium
+/// blocks use each pixel's own normal (`CircleLanes.coverage`), as the general path does. A
+/// window lies inside the ring's touch range, and its pixels outside the runs are wholly in the
+/// hole or outside, where the coverage is exactly 0: they are stored back unchanged. Which rows
+/// are steep is decided per block of eight rows aligned to the frame, whatever the band
+/// (`BlockRows`), so the output is the same for every band height and thread count.
+///
+/// Blends: each result vector is stored whole to a stack buffer and copied to its windows by a
+/// call (`scatterQuarters`, `scatterHalves`). Stored straight to the 128- or 256-bit windows,
+/// LLVM's SLP vectoriser rebuilt the whole blend in those pieces (four or two times the
+/// instructions); through the buffer it stays one 512-bit chain (ripples-1000 −7 %).
 @frozen @usableFromInline
 struct SteepRows {
     /// First pixel of each row's left window, and of its right window.
