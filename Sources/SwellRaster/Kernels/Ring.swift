@@ -46,7 +46,7 @@
 // - ripples-1000 (1920x1080, 1000 rings 2 px wide), banded FrameRenderer:
 //     scripts/build; .build/tuned-native/release/swell render bench-data/ripples-1000.json \
 //       --repeat 40 --threads 1
-//   8.4–9.7 ms tuned (11.1–12.3 at the start of 2026-11-30 in a quieter hour; 15.0–15.8 before the
+//   8.2–8.7 ms tuned (11.1–12.3 at the start of 2026-11-30 in a quieter hour; 15.0–15.8 before the
 //   steep blocks, 20.7 before the window queue), 25.9 ms portable (was 33–41). Steps of
 //   2026-11-30, each interleaved A/B on a slower hour (old binary 16.3 ms): 1 MiB bands for
 //   ring-heavy frames (FrameRenderer) 13.3 → 11.0 at a quiet moment; row model with transposed
@@ -54,7 +54,8 @@
 //   (a retain/release per call) −1.5 %; no arc term from R 100 12.0 → 11.1 (row model) and
 //   11.0 → 10.7 (every path), from R 48 −1.5 %; whole-vector blends through a stack buffer
 //   10.5 → 9.9; eligibility as one lane min instead of per-row bit masks (their lane extracts)
-//   9.7 → 9.2; medium blocks 9.2 → 8.8; next block's spans first −3 %.
+//   9.7 → 9.2; medium blocks 9.2 → 8.8; next block's spans first −3 %; a wide block's eight
+//   results copied out by one call −2 %.
 // - Where the time goes now (perf record -e cpu-clock): steep and medium painters ~50 % (their
 //   coverage ~11 %: with it replaced by a constant, 9.3 → 8.2 ms), the general path ~27 %
 //   (long-run coverage ~8 %), RowSpans ~9 %, clearing rows ~4 %; the blends' arithmetic ~10 %
@@ -65,7 +66,8 @@
 //   (SLP split it into 128/256-bit pieces and scalar sqrtf calls); results passed by value to an
 //   out-of-line store function instead of the stack buffer (split again, +15 %); the window
 //   queue's blend through the stack buffer (no change); the steep path decided one block ahead
-//   as an enum with payload (+15 %: copies and spills).
+//   as an enum with payload (+15 %: copies and spills); one copy-out call for the four-vector
+//   painters too (+13 %: the buffer's closure became an out-of-line function).
 // - Tried before (2026-11-29): the exact area between the two circles' chords in each row
 //   instead of the tangent-plane model (per-row lane vectors built from per-block ones compiled
 //   to scalar inserts, 16.4–18.5 ms); four coverages in one basic block without the ring-kind
