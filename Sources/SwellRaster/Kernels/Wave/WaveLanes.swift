@@ -83,16 +83,8 @@ var laneOffsets: LaneFloats {
 /// trapezoid value without a branch: bias ≤ ε/4, rounding ≤ ~1e-7/ε, both ≤ 1e-3 (ε = 1e-4).
 @usableFromInline @_transparent
 func meanClampedLine(_ start: LaneFloats, _ end: LaneFloats) -> LaneFloats {
-    let zero = LaneFloats(repeating: 0)
-    let one = LaneFloats(repeating: 1)
-    let m0 = laneMax(start, zero)
-    let m1 = laneMax(end, zero)
-    let c0 = laneMin(m0, one)
-    let c1 = laneMin(m1, one)
-    let numerator = 0.5 * (c1 - c0) * (c1 + c0) + ((m1 - c1) - (m0 - c0))
     let run = end - start
-    let epsilon = signedEpsilon(run)
-    return (numerator + epsilon * 0.5 * (c0 + c1)) / (run + epsilon)
+    return clampedLineIntegral(start, end, run: run) / signedEpsilonRun(run)
 }
 
 /// ε = 1e-4 with the sign of `run` (+ε for a run of exactly 0), per lane.
