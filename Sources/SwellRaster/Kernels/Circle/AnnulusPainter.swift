@@ -205,14 +205,12 @@ func paintLongRun(
         let address = UnsafeMutableRawPointer(row + first)
         let before = address.loadUnaligned(as: PixelVector.self)
         let coverage = lanes.coverage(dx: centres.dx(from: first), dy: dy)
-        let after = blend(before, source, alpha: coverage * source.alpha)
         // Lane i is pixel first + i: in the run when x <= first + i < end (sign bits of the two
         // differences, spread over the lane).
         let fromStart = laneNumber &+ Int32(truncatingIfNeeded: first - x)
         let toEnd = Int32(truncatingIfNeeded: end - first - 1) &- laneNumber
         let outside = unsafeBitCast((fromStart | toEnd) &>> 31, to: PixelVector.self)
-        let keep = outside | zeroLanes(coverage)
-        address.storeBytes(of: (after & ~keep) | (before & keep), as: PixelVector.self)
+        address.storeBytes(of: blendCovered(before, coverage, source, keeping: outside), as: PixelVector.self)
         x = first + laneCount
     }
 }
@@ -330,18 +328,26 @@ func paintQuarters(
     let p1 = count > 1 ? pixels.1 : p0
     let p2 = count > 2 ? pixels.2 : p0
     let p3 = count > 3 ? pixels.3 : p0
-    let before = PixelVector(
-        lowHalf: SIMD8(
-            lowHalf: p0.loadUnaligned(as: SIMD4<UInt32>.self), highHalf: p1.loadUnaligned(as: SIMD4<UInt32>.self)),
-        highHalf: SIMD8(
-            lowHalf: p2.loadUnaligned(as: SIMD4<UInt32>.self), highHalf: p3.loadUnaligned(as: SIMD4<UInt32>.self)))
-    let after = blend(before, source, alpha: coverage * source.alpha)
-    let keep = lanesNotIn(runLanes) | zeroLanes(coverage)
-    let result = (after & ~keep) | (before & keep)
+    let before = loadQuarters((p0, p1, p2, p3))
+    let result = blendCovered(before, coverage, source, keeping: lanesNotIn(runLanes))
     p0.storeBytes(of: result.lowHalf.lowHalf, as: SIMD4<UInt32>.self)
     if count > 1 { p1.storeBytes(of: result.lowHalf.highHalf, as: SIMD4<UInt32>.self) }
     if count > 2 { p2.storeBytes(of: result.highHalf.lowHalf, as: SIMD4<UInt32>.self) }
     if count > 3 { p3.storeBytes(of: result.highHalf.highHalf, as: SIMD4<UInt32>.self) }
+}
+
+/// Four four-pixel windows as one vector, in order.
+@inlinable @inline(__always)
+func loadQuarters(
+    _ pixels: (UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer)
+) -> PixelVector {
+    PixelVector(
+        lowHalf: SIMD8(
+            lowHalf: pixels.0.loadUnaligned(as: SIMD4<UInt32>.self),
+            highHalf: pixels.1.loadUnaligned(as: SIMD4<UInt32>.self)),
+        highHalf: SIMD8(
+            lowHalf: pixels.2.loadUnaligned(as: SIMD4<UInt32>.self),
+            highHalf: pixels.3.loadUnaligned(as: SIMD4<UInt32>.self)))
 }
 
 /// Each of four values repeated over four lanes.

@@ -43,6 +43,17 @@ func lanesNotIn(_ mask: Int32) -> PixelVector {
     return unsafeBitCast(((LaneInts(repeating: mask) & bits) &- 1) &>> 31, to: PixelVector.self)
 }
 
+/// Source-over of `before` at `coverage` × the source's alpha, with the lanes of zero coverage,
+/// and those set in `keep`, left as they were (not rewritten with X = 0xFF).
+@inlinable @inline(__always)
+func blendCovered(
+    _ before: PixelVector, _ coverage: LaneFloats, _ source: SourceColor, keeping keep: PixelVector = PixelVector()
+) -> PixelVector {
+    let after = blend(before, source, alpha: coverage * source.alpha)
+    let kept = keep | zeroLanes(coverage)
+    return (after & ~kept) | (before & kept)
+}
+
 /// All-ones in lanes whose coverage is exactly +0 (coverage is never negative): such pixels are
 /// left as they were, not rewritten with X = 0xFF.
 @inlinable @inline(__always)

@@ -123,9 +123,7 @@ struct SteepRows {
             let address = rows.address(r, x)
             let before = address.loadUnaligned(as: PixelVector.self)
             let coverage = lanes.coverage(dx: rows.centres.dx(from: Int(truncatingIfNeeded: x[r])), dy: dy)
-            let after = blend(before, source, alpha: coverage * source.alpha)
-            let keep = zeroLanes(coverage)
-            address.storeBytes(of: (after & ~keep) | (before & keep), as: PixelVector.self)
+            address.storeBytes(of: blendCovered(before, coverage, source), as: PixelVector.self)
         }
         for r in 0..<8 {
             let dy = LaneFloats(repeating: rowDy[r])
@@ -280,9 +278,7 @@ extension SteepWindows {
     func blended(_ coverage: LaneFloats, _ source: SourceColor) -> PixelVector {
         let before = PixelVector(
             lowHalf: left.loadUnaligned(as: SIMD8<UInt32>.self), highHalf: right.loadUnaligned(as: SIMD8<UInt32>.self))
-        let after = SwellRaster.blend(before, source, alpha: coverage * source.alpha)
-        let keep = zeroLanes(coverage)
-        return (after & ~keep) | (before & keep)
+        return blendCovered(before, coverage, source)
     }
 }
 
@@ -425,16 +421,7 @@ func paintWholeQuarters(
     _ pixels: (UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer),
     _ coverage: LaneFloats, _ source: SourceColor
 ) {
-    let before = PixelVector(
-        lowHalf: SIMD8(
-            lowHalf: pixels.0.loadUnaligned(as: SIMD4<UInt32>.self),
-            highHalf: pixels.1.loadUnaligned(as: SIMD4<UInt32>.self)),
-        highHalf: SIMD8(
-            lowHalf: pixels.2.loadUnaligned(as: SIMD4<UInt32>.self),
-            highHalf: pixels.3.loadUnaligned(as: SIMD4<UInt32>.self)))
-    let after = blend(before, source, alpha: coverage * source.alpha)
-    let keep = zeroLanes(coverage)
-    let result = (after & ~keep) | (before & keep)
+    let result = blendCovered(loadQuarters(pixels), coverage, source)
     withUnsafeTemporaryAllocation(of: PixelVector.self, capacity: 1) { buffer in
         buffer.baseAddress!.initialize(to: result)
         scatterQuarters(UnsafeRawPointer(buffer.baseAddress!), pixels)
