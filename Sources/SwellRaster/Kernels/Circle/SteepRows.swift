@@ -2,7 +2,7 @@
 /// short runs (at most a window each) separated by the hole, painted with no per-run
 /// bookkeeping:
 /// - both crossings ≤ 4 px: sixteen four-pixel windows, four vectors (`paintNarrow`);
-/// - both ≤ 8 px: one vector a row, eight pixels at each crossing (`paint`);
+/// - both ≤ 8 px: one vector a row, eight pixels at each crossing (`paintWide`);
 /// - one crossing beyond the frame's left or right edge (a large ring's side): at the visible
 ///   crossing, four rows a vector when it is ≤ 4 px (`paintNarrowOneSide`), else two
 ///   (`paintOneSide`);
@@ -45,7 +45,8 @@ struct SteepRows {
         left = spans.touchStart
         right = spans.touchEnd &- window
         // Each of these is negative in a lane that breaks a condition. Together they also rule
-        // out a missing hole (holeStart > holeEnd): the runs would then be ≥ 16 px long.
+        // out a missing hole (holeStart > holeEnd): `apart` needs a touch range of at least two
+        // windows, the run conditions would then need less.
         let leftRunFits = left &+ window &- spans.holeStart
         let rightRunFits = spans.holeEnd &- right
         let apart = right &- left &- window
@@ -77,8 +78,8 @@ struct SteepRows {
     @inlinable static var mediumWindow: Int { 16 }
 
     /// Paints the eight rows of `rows` by the first steep path that fits them all (narrow, wide,
-    /// then one visible crossing, narrow before wide) and returns true, or returns false
-    /// (nothing painted) when some row needs the general path.
+    /// then one visible crossing narrow before wide, then medium with two crossings or one) and
+    /// returns true, or returns false (nothing painted) when some row needs the general path.
     @inlinable @inline(__always)
     static func paintIfSteep(
         _ spans: RowSpans, _ rows: BlockRows, area: ClipRect, _ lanes: CircleLanes, _ source: SourceColor
@@ -150,7 +151,7 @@ struct SteepRows {
     func paint<Coverage: SteepCoverage>(_ path: Path, _ rows: BlockRows, _ at: Coverage, _ source: SourceColor) {
         switch path {
         case .narrow: paintNarrow(rows, at, source)
-        case .wide: paint(rows, at, source)
+        case .wide: paintWide(rows, at, source)
         case .narrowOneSide(let x): paintNarrowOneSide(x, rows, at, source)
         case .oneSide(let x): paintOneSide(x, rows, at, source)
         }
@@ -192,7 +193,7 @@ struct SteepRows {
     /// computes row r's left or right window, one vector a pixel offset; transposed, each row's
     /// two windows are one vector.
     @inlinable @inline(never)
-    func paint<Coverage: SteepCoverage>(_ rows: BlockRows, _ at: Coverage, _ source: SourceColor) {
+    func paintWide<Coverage: SteepCoverage>(_ rows: BlockRows, _ at: Coverage, _ source: SourceColor) {
         let columns = rows.centres.columns(left, right)
         let first = at.four(columns, from: 0)
         let second = at.four(columns, from: 4)
