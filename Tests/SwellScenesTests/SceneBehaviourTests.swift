@@ -232,3 +232,41 @@ func rings(_ list: [SceneOp]) -> [(Ring, Color)] {
         #expect(ops(of: &scene, at: 13).count == 1)
     }
 }
+
+@Suite struct LayerRowsTests {
+    /// The player saves and masks only the rows a layer's ops can touch; the frame must be the
+    /// bytes of masking every row (the layer leaves other rows as they were, and mixing a pixel
+    /// with itself gives it back). At 320x360 the waveform bundle covers about a third of the rows.
+    @Test func maskingOnlyTheLayersRowsGivesTheSameBytesAsMaskingTheFrame() {
+        let size = FrameSize(width: 320, height: 360)
+        var scene = WaveformScene(WaveformScene.descriptor.defaultSettings())
+        let list = ops(of: &scene, at: 0.3, size: size)
+        let player = ScenePlayer(layers: [WaveformScene(WaveformScene.descriptor.defaultSettings())])
+        let played = PixelBuffer(width: size.width, height: size.height)
+        player.render(at: 0.3, into: played.surface)
+
+        // The reference: the whole frame saved and masked.
+        let reference = PixelBuffer(width: size.width, height: size.height)
+        let unmasked = PixelBuffer(width: size.width, height: size.height)
+        let below = PixelBuffer(width: size.width, height: size.height)
+        let bounds = reference.surface.bounds
+        clear(reference.surface, color: scene.background, clip: bounds)
+        clear(unmasked.surface, color: scene.background, clip: bounds)
+        for op in list {
+            switch op {
+            case .beginLayer: compositeImage(below.surface, reference.surface, alpha: 1, clip: bounds)
+            case .endLayer(let mask): applyLayerMask(reference.surface, below: below.surface, mask, clip: bounds)
+            case .draw(let command):
+                draw(command, on: reference.surface, within: bounds)
+                draw(command, on: unmasked.surface, within: bounds)
+            default: Issue.record("unexpected op \(op)")
+            }
+        }
+        let masked = reference.packedBytes()
+        let same = played.packedBytes() == masked
+        #expect(same, "the player's layered frame differs from masking the whole frame")
+        // The mask matters in this frame (the test would not see a layer that was never masked).
+        let maskChangesTheFrame = unmasked.packedBytes() != masked
+        #expect(maskChangesTheFrame)
+    }
+}

@@ -44,7 +44,8 @@ public final class ScenePlayer {
         if renderShapesOnly(into: surface) { return }
         clear(surface, color: background, clip: surface.bounds)
         let bounds = surface.bounds
-        for op in ops {
+        var layerClip = bounds
+        for (index, op) in ops.enumerated() {
             switch op {
             case .draw(let command):
                 draw(command, on: surface, within: bounds)
@@ -52,9 +53,14 @@ public final class ScenePlayer {
                 if below == nil || below!.width != surface.width || below!.height != surface.height {
                     below = PixelBuffer(width: surface.width, height: surface.height)
                 }
-                compositeImage(below!.surface, surface, alpha: 1, clip: bounds)
+                // Only the rows the layer's ops can touch are saved and masked: elsewhere the
+                // layer left the pixels as they were, and mixing a pixel with itself gives it back
+                // exactly, so the frame is the same bytes (a waveform bundle covers ~1/5 of the rows).
+                let rows = layerRows(after: index, frameHeight: surface.height)
+                layerClip = ClipRect(x0: bounds.x0, y0: rows.lowerBound, x1: bounds.x1, y1: rows.upperBound)
+                compositeImage(below!.surface, surface, alpha: 1, clip: layerClip)
             case .endLayer(let mask):
-                if let below { applyLayerMask(surface, below: below.surface, mask, clip: bounds) }
+                if let below { applyLayerMask(surface, below: below.surface, mask, clip: layerClip) }
             case .image(let image, let alpha):
                 compositeImage(surface, image.surface, alpha: alpha, clip: bounds)
             case .maskedImage(let image, let path):
@@ -64,6 +70,27 @@ public final class ScenePlayer {
         // Release the references the ops hold (paths, images) so scenes can mutate their
         // storage in place next frame instead of copying it.
         ops.removeAll(keepingCapacity: true)
+    }
+
+    /// The rows the ops of the layer opened at `ops[begin]` can change: the union of their
+    /// shapes' row extents (conservative), or every row if the layer holds an image.
+    private func layerRows(after begin: Int, frameHeight: Int) -> Range<Int> {
+        var top = frameHeight
+        var bottom = 0
+        for op in ops[(begin + 1)...] {
+            switch op {
+            case .draw(let command):
+                let extent = rowExtent(of: command.shape, frameHeight: frameHeight)
+                guard extent.top < extent.bottom else { continue }
+                top = min(top, extent.top)
+                bottom = max(bottom, extent.bottom)
+            case .endLayer:
+                return top < bottom ? top..<bottom : 0..<0
+            case .beginLayer, .image, .maskedImage:
+                return 0..<frameHeight
+            }
+        }
+        return 0..<frameHeight
     }
 
     /// Renders through the banded renderer when every op is a plain shape.
