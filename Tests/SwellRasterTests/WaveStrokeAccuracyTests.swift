@@ -59,6 +59,58 @@ import Testing
         Self.run(seed: 22, count: 150, label: "bent", wavelengths: 4...80)
     }
 
+    /// Strokes too bent for the fast formula whose offset curves are smooth (wide strokes of
+    /// moderate curvature, e.g. the waveform scene at lineWidth 20): the exact Newton path.
+    @Test func exactOffsetStrokesMatchTheReference() {
+        var random = SeededRandom(seed: 24)
+        var worstMax = 0.0
+        var worstMean = 0.0
+        var drawn = 0
+        var parabolas = 0
+        while drawn < 120 {
+            let width = Int(random.uniform(17...97))
+            let height = Int(random.uniform(30...80))
+            let stroke = Self.randomStroke(
+                &random, width: width, height: height, wavelengths: 20...400, amplitudes: -25...25, widths: 3...36)
+            guard waveStrokeMethod(stroke) == .exactOffsets else { continue }
+            drawn += 1
+            if stroke.envelope == .parabola { parabolas += 1 }
+            let error = Self.check(stroke, width: width, height: height)
+            worstMax = max(worstMax, error.maximum)
+            worstMean = max(worstMean, error.meanOverEdges)
+            #expect(error.maximum <= 0.05, "op \(drawn) \(stroke): \(error)")
+            #expect(error.meanOverEdges <= 0.005, "op \(drawn) \(stroke): \(error)")
+        }
+        #expect(parabolas > 20 && parabolas < 100)
+        print("wave-stroke exact offsets: worst max \(worstMax), worst edge mean \(worstMean)")
+    }
+
+    /// Strokes much wider than the random ones (the scene allows lineWidth up to 500), whose
+    /// round caps are large discs: the cap tips are where chords err most.
+    @Test(arguments: [(120.0, WaveEnvelope.parabola), (300.0, .none), (90.0, .none)])
+    func veryWideStrokesMatchTheReference(width: Double, envelope: WaveEnvelope) {
+        let stroke = WaveStroke(
+            wave: Wave(baseline: 200, amplitude: 15, wavelength: 900, phase: 0.7), envelope: envelope, width: width,
+            length: 300)
+        #expect(waveStrokeMethod(stroke) == .exactOffsets)
+        let error = Self.check(stroke, width: 480, height: 400)
+        print("wave-stroke width \(width): \(error)")
+        #expect(error.maximum <= 0.05 && error.meanOverEdges <= 0.005, "\(error)")
+    }
+
+    /// Which cross-section each kind of stroke gets: the bench lists' strokes the fast formula,
+    /// wide strokes of gentle waves the exact offsets (not the ~1000x slower robust path: ten
+    /// such strokes took ~190 ms a frame there), sharply bent ones the robust envelope.
+    @Test func eachStrokeTakesTheCheapestAccurateMethod() {
+        let siri = Wave(baseline: 540, amplitude: 50, wavelength: 2 * .pi * 1920 / 10, phase: 0.3)
+        #expect(waveStrokeMethod(WaveStroke(wave: siri, envelope: .parabola, width: 5, length: 1920)) == .fast)
+        #expect(waveStrokeMethod(WaveStroke(wave: siri, envelope: .parabola, width: 20, length: 1920)) == .exactOffsets)
+        #expect(waveStrokeMethod(WaveStroke(wave: siri, envelope: .none, width: 60, length: 1920)) == .exactOffsets)
+        let zigzag = Wave(baseline: 30, amplitude: 15, wavelength: 8, phase: 0)
+        #expect(waveStrokeMethod(WaveStroke(wave: zigzag, envelope: .none, width: 4, length: 60)) == .robust)
+        #expect(waveStrokeMethod(WaveStroke(wave: siri, envelope: .none, width: 0, length: 60)) == .none)
+    }
+
     @Test func randomColoursOverRandomBackgrounds() {
         var random = SeededRandom(seed: 23)
         for index in 0..<120 {

@@ -37,6 +37,21 @@ struct WaveStrokeGeometry {
         }
     }
 
+    /// The geometry `strokeWave` draws, or nil for a stroke that draws nothing: any non-finite
+    /// parameter, |wavelength| < 1e-6 px, width ≤ 0 or length ≤ 0. Amplitude is clamped to
+    /// ±1e6 px and width to 2e6 px.
+    @inlinable
+    init?(drawable stroke: WaveStroke) {
+        let wave = stroke.wave
+        guard wave.baseline.isFinite, wave.amplitude.isFinite, wave.wavelength.isFinite, wave.phase.isFinite,
+            abs(wave.wavelength) >= 1e-6, stroke.width.isFinite, stroke.width > 0, stroke.length.isFinite,
+            stroke.length > 0
+        else { return nil }
+        var clamped = stroke
+        clamped.width = min(stroke.width, 2e6)
+        self.init(clamped, amplitude: min(max(wave.amplitude, -1e6), 1e6))
+    }
+
     /// g at x (Double, libm sine: used only by the robust path, once per polyline vertex).
     @inlinable
     func centre(_ x: Double) -> Double {
@@ -63,6 +78,14 @@ struct WaveStrokeGeometry {
     /// Whether the vertical cross-section g ± r·√(1 + g'²) plus its second-order correction is
     /// accurate: the curvature times the half width (scaled by the slope, which stretches the
     /// vertical cross-section) must be small. Otherwise the robust envelope path is used.
+    /// Whether the offset curves are smooth enough for the exact SIMD cross-section
+    /// (`WaveStrokeOffset`): half width times curvature at most ½ (the offsets cannot fold and
+    /// Newton's derivative stays ≥ ½) and a bounded slope. Otherwise the robust envelope path.
+    @inlinable
+    var hasSmoothOffsets: Bool {
+        radius * curvatureBound <= 0.5 && slopeBound <= 8
+    }
+
     @inlinable
     var isGentle: Bool {
         let stretch = 1 + slopeBound * slopeBound
@@ -89,4 +112,25 @@ func doubleSine(_ angle: Double) -> Double {
     p = p * x2 + 1.0 / 120.0
     p = p * x2 - 1.0 / 6.0
     return x + x * x2 * p
+}
+
+/// How the stroke kernel computes a stroke's vertical cross-sections (each has its own cost:
+/// the fast formula 2 sines per sample, exact offsets 12, the robust envelope a scalar search).
+public enum WaveStrokeMethod: Equatable, Sendable {
+    /// Gently bent: g ∓ r·√(1 + g′²) plus the second-order curvature term.
+    case fast
+    /// Offset curves solved exactly by Newton's method (r·κ ≤ ½, bounded slope).
+    case exactOffsets
+    /// Strongly bent or steep: scalar capsule envelope of a fine polyline.
+    case robust
+    /// Draws nothing (non-finite parameters, zero width or length).
+    case none
+}
+
+/// The method `strokeWave` uses for `stroke` (for tests and tools; the choice depends only on
+/// the stroke, never on the clip or the frame).
+public func waveStrokeMethod(_ stroke: WaveStroke) -> WaveStrokeMethod {
+    guard let geometry = WaveStrokeGeometry(drawable: stroke) else { return .none }
+    if geometry.isGentle { return .fast }
+    return geometry.hasSmoothOffsets ? .exactOffsets : .robust
 }
