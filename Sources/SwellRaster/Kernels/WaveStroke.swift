@@ -256,17 +256,52 @@ struct StrokeBandSampler {
     }
 }
 
-/// Robust path: lo/hi from the polyline capsules (scalar), at every sub-column edge.
+/// Robust path: lo/hi from the polyline capsules (scalar), at every sub-column edge. The
+/// polyline around the group is computed once into a stack cache when it fits (8 KiB vertices).
 @inlinable
 func sampleStrokeEnvelope(
     _ envelope: WaveStrokeEnvelope, groupX: Int, subColumns k: Int, origin: Int,
+    low: UnsafeMutablePointer<LaneFloats>, high: UnsafeMutablePointer<LaneFloats>
+) {
+    // The samples run from x = groupX − 1/k to groupX + 15 + (k + 1)/k.
+    let left = envelope.vertexRange(at: Double(groupX) - 1 / Double(k))
+    let right = envelope.vertexRange(at: Double(groupX + laneCount - 1) + Double(k + 1) / Double(k))
+    // A range is empty beyond a cap; the samples between still reach the first or last vertex.
+    let first = left.first <= left.last ? left.first : 0
+    let last = right.first <= right.last ? right.last : envelope.lastVertex
+    var storage = InlineArray<4096, Double>(repeating: 0)
+    let capacity = CachedVertices.capacity(doubles: storage.count)
+    guard first <= last, last - first < capacity else {
+        sampleStrokeEnvelope(
+            envelope, groupX: groupX, subColumns: k, origin: origin, vertices: nil, low: low, high: high)
+        return
+    }
+    withUnsafeMutablePointer(to: &storage) { pointer in
+        let cache = CachedVertices(
+            envelope, first: first, last: last,
+            storage: UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: Double.self), capacity: capacity)
+        sampleStrokeEnvelope(
+            envelope, groupX: groupX, subColumns: k, origin: origin, vertices: cache, low: low, high: high)
+    }
+}
+
+/// `sampleStrokeEnvelope` with the polyline from `vertices` (computed per sample if nil).
+@inlinable
+func sampleStrokeEnvelope(
+    _ envelope: WaveStrokeEnvelope, groupX: Int, subColumns k: Int, origin: Int, vertices: CachedVertices?,
     low: UnsafeMutablePointer<LaneFloats>, high: UnsafeMutablePointer<LaneFloats>
 ) {
     for edge in -1...(k + 1) {
         var lo = LaneFloats(repeating: 0)
         var hi = LaneFloats(repeating: 0)
         for lane in 0..<laneCount {
-            let interval = envelope.interval(at: Double(groupX + lane) + Double(edge) / Double(k))
+            let x = Double(groupX + lane) + Double(edge) / Double(k)
+            let interval =
+                if let vertices {
+                    envelope.interval(at: x, vertices: vertices)
+                } else {
+                    envelope.interval(at: x)
+                }
             lo[lane] = Float(interval.low - Double(origin))
             hi[lane] = Float(interval.high - Double(origin))
         }

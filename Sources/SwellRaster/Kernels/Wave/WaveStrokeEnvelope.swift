@@ -37,21 +37,37 @@ struct WaveStrokeEnvelope {
     /// chord error does not reach the result (hi is max over x' of g(x') + √(r² − (x' − x)²)).
     @inlinable
     func interval(at x: Double) -> (low: Double, high: Double) {
+        interval(at: x, vertices: ComputedVertices(envelope: self))
+    }
+
+    /// The vertices a sample at x scans: [first, last] (empty, first > last, beyond the caps).
+    @inlinable
+    func vertexRange(at x: Double) -> (first: Int, last: Int) {
+        let r = geometry.radius
+        guard x > -r && x < geometry.length + r else { return (1, 0) }
+        // Clamped in Double first: with extreme widths and lengths the quotients may not fit Int.
+        let last = Int(min(Double(lastVertex), ((x + r) / step).rounded(.up)))
+        let first = min(last, Int(max(0, ((x - r) / step).rounded(.down))))
+        return (first, last)
+    }
+
+    /// `interval(at:)` with the polyline's vertices and segments taken from `vertices` (computed
+    /// on the spot, or cached for the samples of a group: neighbouring samples share them).
+    @inlinable
+    func interval<Vertices: PolylineVertices>(at x: Double, vertices: Vertices) -> (low: Double, high: Double) {
         let r = geometry.radius
         let length = geometry.length
         if x <= -r || x >= length + r {
             let y = geometry.centre(x <= -r ? 0 : length)
             return (y, y)
         }
-        // Clamped in Double first: with extreme widths and lengths the quotients may not fit Int.
-        let last = Int(min(Double(lastVertex), ((x + r) / step).rounded(.up)))
-        let first = min(last, Int(max(0, ((x - r) / step).rounded(.down))))
+        let (first, last) = vertexRange(at: x)
         var low = Double.infinity
         var high = -Double.infinity
         var lowAt = x
         var highAt = x
         var px = vertexX(first)
-        var py = geometry.centre(px)
+        var py = vertices.height(first)
         for m in first...last {
             // The disc around vertex m.
             let dx = x - px
@@ -68,25 +84,22 @@ struct WaveStrokeEnvelope {
             }
             guard m < last else { break }
             let qx = vertexX(m + 1)
-            let qy = geometry.centre(qx)
+            let qy = vertices.height(m + 1)
             // The two offset edges of segment m: the segment moved by ±r along its normal.
             let sx = qx - px
-            let sy = qy - py
-            let scale = r / (sx * sx + sy * sy).squareRoot()
-            let nx = -sy * scale  // the normal (nx, ny) points to larger y (ny > 0)
-            let ny = sx * scale
+            let (nx, ny, slope) = vertices.segment(m)
             if sx > 0 {
                 let upperStart = px + nx
                 let lowerStart = px - nx
                 if x >= upperStart && x <= upperStart + sx {
-                    let y = py + ny + sy * (x - upperStart) / sx
+                    let y = py + ny + slope * (x - upperStart)
                     if y > high {
                         high = y
                         highAt = x - nx
                     }
                 }
                 if x >= lowerStart && x <= lowerStart + sx {
-                    let y = py - ny + sy * (x - lowerStart) / sx
+                    let y = py - ny + slope * (x - lowerStart)
                     if y < low {
                         low = y
                         lowAt = x + nx
@@ -152,5 +165,80 @@ struct WaveStrokeEnvelope {
             }
         }
         return sign * max(fc, fd, value(a), value(b))
+    }
+}
+
+/// Where `WaveStrokeEnvelope.interval` reads the polyline: vertex heights and, per segment m
+/// (vertex m to m + 1), its normal scaled to r, (nx, ny) with ny ≥ 0, and its slope.
+@usableFromInline
+protocol PolylineVertices {
+    func height(_ m: Int) -> Double
+    func segment(_ m: Int) -> (nx: Double, ny: Double, slope: Double)
+}
+
+/// The polyline computed on the spot (one sine per vertex and a square root per segment).
+@usableFromInline
+struct ComputedVertices: PolylineVertices {
+    @usableFromInline let envelope: WaveStrokeEnvelope
+
+    @inlinable init(envelope: WaveStrokeEnvelope) { self.envelope = envelope }
+
+    @inlinable @inline(__always)
+    func height(_ m: Int) -> Double { envelope.geometry.centre(envelope.vertexX(m)) }
+
+    @inlinable @inline(__always)
+    func segment(_ m: Int) -> (nx: Double, ny: Double, slope: Double) {
+        let px = envelope.vertexX(m)
+        let qx = envelope.vertexX(m + 1)
+        return envelopeSegment(sx: qx - px, sy: height(m + 1) - height(m), radius: envelope.geometry.radius)
+    }
+}
+
+/// The normal of a segment scaled to `radius` (pointing to larger y) and its slope.
+@inlinable @inline(__always)
+func envelopeSegment(sx: Double, sy: Double, radius: Double) -> (nx: Double, ny: Double, slope: Double) {
+    let scale = radius / (sx * sx + sy * sy).squareRoot()
+    return (-sy * scale, sx * scale, sy / sx)
+}
+
+/// The vertices first...last of the polyline, computed once for all the samples of a group
+/// (a group's 16 columns and their sub-columns scan overlapping windows of the same vertices:
+/// computing them per sample was ~45 % of the robust path). Four Doubles per vertex in `storage`.
+@usableFromInline
+struct CachedVertices: PolylineVertices {
+    @usableFromInline let first: Int
+    @usableFromInline let heights: UnsafeMutablePointer<Double>
+    @usableFromInline let normalsX: UnsafeMutablePointer<Double>
+    @usableFromInline let normalsY: UnsafeMutablePointer<Double>
+    @usableFromInline let slopes: UnsafeMutablePointer<Double>
+
+    /// Vertices that fit in `capacity` Doubles of storage.
+    @inlinable static func capacity(doubles: Int) -> Int { doubles / 4 }
+
+    @inlinable
+    init(_ envelope: WaveStrokeEnvelope, first: Int, last: Int, storage: UnsafeMutablePointer<Double>, capacity: Int) {
+        self.first = first
+        heights = storage
+        normalsX = storage + capacity
+        normalsY = storage + 2 * capacity
+        slopes = storage + 3 * capacity
+        let computed = ComputedVertices(envelope: envelope)
+        for m in first...last { heights[m - first] = computed.height(m) }
+        for m in first..<last {
+            let sx = envelope.vertexX(m + 1) - envelope.vertexX(m)
+            let (nx, ny, slope) = envelopeSegment(
+                sx: sx, sy: heights[m + 1 - first] - heights[m - first], radius: envelope.geometry.radius)
+            normalsX[m - first] = nx
+            normalsY[m - first] = ny
+            slopes[m - first] = slope
+        }
+    }
+
+    @inlinable @inline(__always)
+    func height(_ m: Int) -> Double { heights[m - first] }
+
+    @inlinable @inline(__always)
+    func segment(_ m: Int) -> (nx: Double, ny: Double, slope: Double) {
+        (normalsX[m - first], normalsY[m - first], slopes[m - first])
     }
 }
