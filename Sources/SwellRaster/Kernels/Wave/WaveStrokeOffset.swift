@@ -14,9 +14,8 @@
 /// Near the ends `WaveStrokeEnds` adds the caps, which is exact here too: f is unimodal, so when
 /// the solution t falls outside [0, L] the maximum over the stroke's own points is at the end.
 ///
-/// Cost: 12 sines per sub-column edge instead of the fast path's 2, but still SIMD; the robust
-/// path it replaces for these strokes (scalar polyline envelopes) was ~1000x slower: ten
-/// 20 px wide strokes across 1920 px went from ~190 ms to ~1 ms a frame.
+/// Cost: 12 sines per sub-column edge instead of the fast path's 2, but SIMD: the waveform
+/// scene at lineWidth 20 renders in 0.67 ms a frame; on the scalar robust path it took 187 ms.
 extension StrokeBandSampler {
     /// g, g′ and g″ at the lanes whose phase is `turns` and whose x − L/2 is `centred`.
     @inlinable @inline(__always)
