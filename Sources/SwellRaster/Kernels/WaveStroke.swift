@@ -257,7 +257,7 @@ struct StrokeBandSampler {
 }
 
 /// Robust path: lo/hi from the polyline capsules (scalar), at every sub-column edge. The
-/// polyline around the group is computed once into a stack cache when it fits (8 KiB vertices).
+/// polyline around the group is computed once into a 32 KiB stack cache when it fits (1024 vertices).
 @inlinable
 func sampleStrokeEnvelope(
     _ envelope: WaveStrokeEnvelope, groupX: Int, subColumns k: Int, origin: Int,
