@@ -62,9 +62,11 @@ func strokeWaveBand(
     rows: Range<Int>, origin: Int
 ) {
     let r = geometry.radius
-    let gentle = geometry.isGentle
+    let method = geometry.method
+    // lo and hi are smooth curves computed in SIMD (fast or exact path), not the robust envelope.
+    let smooth = method != .robust
     // Too bent for the fast formula but with smooth offset curves: the exact SIMD cross-section.
-    let exact = !gentle && geometry.hasSmoothOffsets
+    let exact = method == .exactOffsets
     let stretch = 1 + geometry.slopeBound * geometry.slopeBound
     // lo and hi bend like g″ stretched by the slope (fast path) or g″/(1 − r·κ) (exact path).
     let fastColumns =
@@ -91,7 +93,7 @@ func strokeWaveBand(
     let capacity = WaveSampler.maximumSubColumns
     let band = StrokeBandSampler(geometry, sampler, origin: origin)
     let envelope = WaveStrokeEnvelope(geometry)
-    let sampledColumns = (gentle || exact) && fastColumns == 1
+    let sampledColumns = smooth && fastColumns == 1
     withWaveScratch { scratch, sampleScratch in
         do {
             let lowEdges = scratch
@@ -111,10 +113,7 @@ func strokeWaveBand(
                     var groupX = chunkStart - laneCount
                     var index = 0
                     while groupX < chunkEnd + laneCount {
-                        let (lo, hi) =
-                            exact
-                            ? band.offsetCrossSection(groupX: groupX, offset: 0)
-                            : band.crossSection(groupX: groupX, offset: 0)
+                        let (lo, hi) = band.crossSection(groupX: groupX, offset: 0, exact: exact)
                         UnsafeMutableRawPointer(lowSamples + index).storeBytes(of: lo, as: LaneFloats.self)
                         UnsafeMutableRawPointer(highSamples + index).storeBytes(of: hi, as: LaneFloats.self)
                         groupX += laneCount
@@ -128,7 +127,7 @@ func strokeWaveBand(
                     let right = Double(groupX + laneCount) + 1
                     let nearEnd = (right >= capStart && left <= capEnd) || (right >= tailStart && left <= tailEnd)
                     let k: Int
-                    if !gentle && !exact {
+                    if !smooth {
                         k = nearEnd ? capacity : robustColumns
                         sampleStrokeEnvelope(
                             envelope, groupX: groupX, subColumns: k, origin: origin, low: lowEdges, high: highEdges)
@@ -136,10 +135,7 @@ func strokeWaveBand(
                         k = nearEnd ? capColumns : fastColumns
                         for edge in -1...(k + 1) {
                             let offset = Double(edge) / Double(k)
-                            var (lo, hi) =
-                                exact
-                                ? band.offsetCrossSection(groupX: groupX, offset: offset)
-                                : band.crossSection(groupX: groupX, offset: offset)
+                            var (lo, hi) = band.crossSection(groupX: groupX, offset: offset, exact: exact)
                             if nearEnd {
                                 ends.apply(x: laneOffsets + Float(Double(groupX) + offset), low: &lo, high: &hi)
                             }
@@ -152,7 +148,7 @@ func strokeWaveBand(
                         loadColumnEdges(highSamples, groupX: groupX, chunkStart: chunkStart, into: highEdges)
                     }
                     // The chord correction assumes a smooth boundary; caps and envelopes have kinks.
-                    let corrected = (gentle || exact) && !nearEnd
+                    let corrected = smooth && !nearEnd
                     let lowBounds = buildChords(
                         edges: lowEdges, subColumns: k, corrected: corrected, starts: lowStarts, slopes: lowSlopes)
                     let highBounds = buildChords(

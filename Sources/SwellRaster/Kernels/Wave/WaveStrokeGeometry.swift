@@ -77,19 +77,27 @@ struct WaveStrokeGeometry {
 
     /// Whether the vertical cross-section g ± r·√(1 + g'²) plus its second-order correction is
     /// accurate: the curvature times the half width (scaled by the slope, which stretches the
-    /// vertical cross-section) must be small. Otherwise the robust envelope path is used.
+    /// vertical cross-section) must be small.
+    @inlinable
+    var isGentle: Bool {
+        let stretch = 1 + slopeBound * slopeBound
+        return radius * curvatureBound * stretch <= 0.02 && slopeBound <= 8
+    }
+
     /// Whether the offset curves are smooth enough for the exact SIMD cross-section
     /// (`WaveStrokeOffset`): half width times curvature at most ½ (the offsets cannot fold and
-    /// Newton's derivative stays ≥ ½) and a bounded slope. Otherwise the robust envelope path.
+    /// Newton's derivative stays ≥ ½) and a bounded slope.
     @inlinable
     var hasSmoothOffsets: Bool {
         radius * curvatureBound <= 0.5 && slopeBound <= 8
     }
 
+    /// The cheapest accurate method for this stroke: the fast formula when gentle, else the
+    /// exact offsets when they are smooth, else the robust envelope.
     @inlinable
-    var isGentle: Bool {
-        let stretch = 1 + slopeBound * slopeBound
-        return radius * curvatureBound * stretch <= 0.02 && slopeBound <= 8
+    var method: WaveStrokeMethod {
+        if isGentle { return .fast }
+        return hasSmoothOffsets ? .exactOffsets : .robust
     }
 }
 
@@ -116,6 +124,7 @@ func doubleSine(_ angle: Double) -> Double {
 
 /// How the stroke kernel computes a stroke's vertical cross-sections (each has its own cost:
 /// the fast formula 2 sines per sample, exact offsets 12, the robust envelope a scalar search).
+@frozen
 public enum WaveStrokeMethod: Equatable, Sendable {
     /// Gently bent: g ∓ r·√(1 + g′²) plus the second-order curvature term.
     case fast
@@ -130,7 +139,5 @@ public enum WaveStrokeMethod: Equatable, Sendable {
 /// The method `strokeWave` uses for `stroke` (for tests and tools; the choice depends only on
 /// the stroke, never on the clip or the frame).
 public func waveStrokeMethod(_ stroke: WaveStroke) -> WaveStrokeMethod {
-    guard let geometry = WaveStrokeGeometry(drawable: stroke) else { return .none }
-    if geometry.isGentle { return .fast }
-    return geometry.hasSmoothOffsets ? .exactOffsets : .robust
+    WaveStrokeGeometry(drawable: stroke)?.method ?? .none
 }

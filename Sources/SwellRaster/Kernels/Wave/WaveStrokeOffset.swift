@@ -17,6 +17,12 @@
 /// Cost: 12 sines per sub-column edge instead of the fast path's 2, but SIMD: the waveform
 /// scene at lineWidth 20 renders in 0.67 ms a frame; on the scalar robust path it took 187 ms.
 extension StrokeBandSampler {
+    /// [lo, hi] for the lanes x = groupX + lane + offset: exact offsets or the fast formula.
+    @inlinable @inline(__always)
+    func crossSection(groupX: Int, offset: Double, exact: Bool) -> (LaneFloats, LaneFloats) {
+        exact ? offsetCrossSection(groupX: groupX, offset: offset) : crossSection(groupX: groupX, offset: offset)
+    }
+
     /// g, g′ and g″ at the lanes whose phase is `turns` and whose x − L/2 is `centred`.
     @inlinable @inline(__always)
     func curve(turns: LaneFloats, centred: LaneFloats) -> (g: LaneFloats, g1: LaneFloats, g2: LaneFloats) {
