@@ -24,10 +24,13 @@ import Testing
         return CoverageError(kernel: kernel, reference: reference)
     }
 
+    /// Draws `count` random strokes against the reference; returns how many took each method.
+    @discardableResult
     static func run(
         seed: UInt64, count: Int, label: String, wavelengths: ClosedRange<Double>,
         amplitudes: ClosedRange<Double> = -30...30, widths: ClosedRange<Double> = 0.2...12
-    ) {
+    ) -> [WaveStrokeMethod: Int] {
+        var methods: [WaveStrokeMethod: Int] = [:]
         var random = SeededRandom(seed: seed)
         var worstMax = 0.0
         var worstMean = 0.0
@@ -37,6 +40,7 @@ import Testing
             let height = Int(random.uniform(20...70))
             let stroke = randomStroke(
                 &random, width: width, height: height, wavelengths: wavelengths, amplitudes: amplitudes, widths: widths)
+            methods[waveStrokeMethod(stroke), default: 0] += 1
             let error = check(stroke, width: width, height: height)
             worstMax = max(worstMax, error.maximum)
             worstMean = max(worstMean, error.meanOverEdges)
@@ -45,8 +49,9 @@ import Testing
             #expect(error.meanOverEdges <= 0.005, "\(label) op \(index) \(stroke): \(error)")
         }
         print(
-            "wave-stroke \(label): worst max \(worstMax), worst edge mean \(worstMean), average edge mean \(meanSum / Double(count))"
+            "wave-stroke \(label): worst max \(worstMax), worst edge mean \(worstMean), average edge mean \(meanSum / Double(count)), methods \(methods)"
         )
+        return methods
     }
 
     /// Long gentle waves like the bench lists' (mostly the fast path, robust at the caps).
@@ -54,9 +59,33 @@ import Testing
         Self.run(seed: 21, count: 200, label: "gentle", wavelengths: 80...3000)
     }
 
-    /// Short wavelengths and wide strokes: mostly the robust envelope path.
+    /// Short wavelengths and wide strokes: the sampled-disc and robust envelope paths, both
+    /// well represented.
     @Test func bentRandomStrokesMatchTheReference() {
-        Self.run(seed: 22, count: 150, label: "bent", wavelengths: 4...80)
+        let methods = Self.run(seed: 22, count: 150, label: "bent", wavelengths: 4...80)
+        #expect(methods[.robust, default: 0] >= 10 && methods[.sampledDiscs, default: 0] >= 50, "\(methods)")
+    }
+
+    /// Sharp zig-zags (too many disc samples): the robust envelope path alone.
+    @Test func robustEnvelopeStrokesMatchTheReference() {
+        var random = SeededRandom(seed: 27)
+        var worstMax = 0.0
+        var worstMean = 0.0
+        var drawn = 0
+        while drawn < 60 {
+            let width = Int(random.uniform(17...97))
+            let height = Int(random.uniform(20...70))
+            let stroke = Self.randomStroke(
+                &random, width: width, height: height, wavelengths: 3...40, amplitudes: -30...30, widths: 0.5...12)
+            guard waveStrokeMethod(stroke) == .robust else { continue }
+            drawn += 1
+            let error = Self.check(stroke, width: width, height: height)
+            worstMax = max(worstMax, error.maximum)
+            worstMean = max(worstMean, error.meanOverEdges)
+            #expect(error.maximum <= 0.05, "op \(drawn) \(stroke): \(error)")
+            #expect(error.meanOverEdges <= 0.005, "op \(drawn) \(stroke): \(error)")
+        }
+        print("wave-stroke robust envelope: worst max \(worstMax), worst edge mean \(worstMean)")
     }
 
     /// Strokes too bent for the fast formula whose offset curves are smooth (wide strokes of
@@ -85,6 +114,63 @@ import Testing
         print("wave-stroke exact offsets: worst max \(worstMax), worst edge mean \(worstMean)")
     }
 
+    /// Strokes whose offset curves fold (half width × curvature > ½) but whose disc heights
+    /// need at most `maximumDiscSamples` angles: the sampled-disc path, caps in view in most.
+    @Test func sampledDiscStrokesMatchTheReference() {
+        var random = SeededRandom(seed: 25)
+        var worstMax = 0.0
+        var worstMean = 0.0
+        var drawn = 0
+        var parabolas = 0
+        while drawn < 150 {
+            let width = Int(random.uniform(17...97))
+            let height = Int(random.uniform(30...80))
+            let stroke = Self.randomStroke(
+                &random, width: width, height: height, wavelengths: 6...200, amplitudes: -25...25, widths: 1...30)
+            guard waveStrokeMethod(stroke) == .sampledDiscs else { continue }
+            drawn += 1
+            if stroke.envelope == .parabola { parabolas += 1 }
+            let error = Self.check(stroke, width: width, height: height)
+            worstMax = max(worstMax, error.maximum)
+            worstMean = max(worstMean, error.meanOverEdges)
+            #expect(error.maximum <= 0.05, "op \(drawn) \(stroke): \(error)")
+            #expect(error.meanOverEdges <= 0.005, "op \(drawn) \(stroke): \(error)")
+        }
+        #expect(parabolas > 20 && parabolas < 130)
+        print("wave-stroke sampled discs: worst max \(worstMax), worst edge mean \(worstMean)")
+    }
+
+    /// The sampled-disc path draws the same bytes however a clip (a band, a tile) cuts the stroke.
+    @Test func sampledDiscStrokesDoNotDependOnTheClip() {
+        var random = SeededRandom(seed: 26)
+        let width = 83
+        let height = 61
+        var drawn = 0
+        while drawn < 30 {
+            let stroke = Self.randomStroke(
+                &random, width: width, height: height, wavelengths: 6...200, amplitudes: -25...25, widths: 1...30)
+            guard waveStrokeMethod(stroke) == .sampledDiscs else { continue }
+            drawn += 1
+            let command = DrawCommand(.waveStroke(stroke), color: Color(r: 1, g: 0.8, b: 0.2, a: 0.7))
+            let whole = PixelBuffer(width: width, height: height)
+            let tiled = PixelBuffer(width: width, height: height)
+            draw(command, on: whole.surface, within: whole.surface.bounds)
+            let xCut = Int(random.uniform(1...Double(width - 1)))
+            let yCut = Int(random.uniform(1...Double(height - 1)))
+            for tile in [
+                ClipRect(x0: 0, y0: 0, x1: xCut, y1: yCut), ClipRect(x0: xCut, y0: 0, x1: width, y1: yCut),
+                ClipRect(x0: 0, y0: yCut, x1: xCut, y1: height), ClipRect(x0: xCut, y0: yCut, x1: width, y1: height),
+            ] {
+                draw(command, on: tiled.surface, within: tile)
+            }
+            let wholePixels = FrameRendererTests.packed(whole.surface)
+            let difference = FrameRendererTests.firstDifference(
+                FrameRendererTests.packed(tiled.surface), wholePixels, width: width)
+            #expect(difference == nil, "\(stroke) cut at \(xCut), \(yCut): \(difference ?? "")")
+            #expect(wholePixels.contains { $0 != 0 }, "\(stroke) drew nothing")
+        }
+    }
+
     /// Strokes much wider than the random ones (the scene allows lineWidth up to 500), whose
     /// round caps are large discs: the cap tips are where chords err most.
     @Test(arguments: [(120.0, WaveEnvelope.parabola), (300.0, .none), (90.0, .none)])
@@ -100,14 +186,21 @@ import Testing
 
     /// Which cross-section each kind of stroke gets: the bench lists' strokes the fast formula,
     /// wide strokes of gentle waves the exact offsets (not the ~1000x slower robust path: ten
-    /// such strokes took ~190 ms a frame there), sharply bent ones the robust envelope.
+    /// such strokes took ~190 ms a frame there), strokes whose offsets fold the sampled discs
+    /// (the waveform scene at frequency 120: 155 ms a frame on the robust path, 5 ms on this),
+    /// only sharp zig-zags the robust envelope.
     @Test func eachStrokeTakesTheCheapestAccurateMethod() {
         let siri = Wave(baseline: 540, amplitude: 50, wavelength: 2 * .pi * 1920 / 10, phase: 0.3)
         #expect(waveStrokeMethod(WaveStroke(wave: siri, envelope: .parabola, width: 5, length: 1920)) == .fast)
         #expect(waveStrokeMethod(WaveStroke(wave: siri, envelope: .parabola, width: 20, length: 1920)) == .exactOffsets)
         #expect(waveStrokeMethod(WaveStroke(wave: siri, envelope: .none, width: 60, length: 1920)) == .exactOffsets)
+        // The waveform scene at frequency 120 (100 px wavelength): its offset curves fold.
+        let busy = Wave(baseline: 540, amplitude: 50, wavelength: 2 * .pi * 1920 / 120, phase: 0.3)
+        #expect(waveStrokeMethod(WaveStroke(wave: busy, envelope: .parabola, width: 5, length: 1920)) == .sampledDiscs)
         let zigzag = Wave(baseline: 30, amplitude: 15, wavelength: 8, phase: 0)
-        #expect(waveStrokeMethod(WaveStroke(wave: zigzag, envelope: .none, width: 4, length: 60)) == .robust)
+        #expect(waveStrokeMethod(WaveStroke(wave: zigzag, envelope: .none, width: 4, length: 60)) == .sampledDiscs)
+        let sharp = Wave(baseline: 30, amplitude: 30, wavelength: 4, phase: 0)
+        #expect(waveStrokeMethod(WaveStroke(wave: sharp, envelope: .none, width: 4, length: 60)) == .robust)
         #expect(waveStrokeMethod(WaveStroke(wave: siri, envelope: .none, width: 0, length: 60)) == .none)
     }
 

@@ -25,14 +25,18 @@
 // - Stroke: every vertical line meets the stroke in one interval [lo, hi]; coverage is
 //   fill(lo) − fill(hi) with the same chord integrals. Gentle strokes (half width · curvature ·
 //   (1 + slope²) ≤ 0.02): lo/hi = g ∓ r·√(1 + g'²) + ½r²g''g'²/(1 + g'²) in SIMD, round caps in
-//   SIMD at the ends; others: exact capsule envelopes of a refined polyline (scalar, slower).
+//   SIMD at the ends; others: exact offset curves by Newton (SIMD), the discs' extremes
+//   sampled over the disc angle (SIMD), or, for sharp zig-zags, exact capsule envelopes of a
+//   refined polyline (scalar, slower); WaveStroke.swift lists them.
 //
 // Accuracy (swift test -c release; references: 256 exact sample columns per pixel for fills,
 // 256 sub-rows of exact capsule-union intervals for strokes)
 // - fill, 300 random ops (λ 2–2000 px): max pixel error 0.0024, worst mean over edge pixels
 //   0.0016 (the 1/255 readback quantisation alone gives ~0.001). λ = 0.5–2 px: max 0.003.
 // - stroke, 200 gentle + 150 bent random ops (λ 4–3000, widths 0.2–12, both envelopes, caps
-//   in view): max 0.014 (at a cap tip) / 0.0055, worst edge mean 0.0014 / 0.0012.
+//   in view): max 0.014 (at a cap tip) / 0.0095, worst edge mean 0.0014 / 0.0012. By path:
+//   150 sampled-disc strokes (λ 6–200, widths 1–30) max 0.017, edge mean 0.0013; 60 robust
+//   ones (λ 3–40) max 0.0067, edge mean 0.0013; 120 exact-offset ones max 0.011, 0.0013.
 // - bench lists vs the Double reference with per-op 8-bit rounding: mean channel error
 //   ≤ 0.024/255, max 1/255 on 4 tiles each of waves.json and waves-4k.json.
 // - Limits: below ~0.5 px per wavelength 32 sub-columns stop resolving the curve (λ = 0.1 px is

@@ -92,12 +92,51 @@ struct WaveStrokeGeometry {
         radius * curvatureBound <= 0.5 && slopeBound <= 8
     }
 
+    /// Disc angles the sampled-disc path (`WaveStrokeDiscs`) takes per cross-section: with
+    /// F = r²·|g''| + r·|g'| + r bounding the second derivative of a disc point's height over
+    /// the angle, samples h = 2·`discAngle`/(N − 1) apart miss an extreme by at most
+    /// F·h²/8 ≤ 0.02 px. At least 9 (its Newton step's rotation series needs h ≤ π/8).
+    @inlinable
+    var discSamples: Int {
+        let bound = radius * radius * curvatureBound + radius * slopeBound + radius
+        let intervals = (2 * discAngle * (bound / (8 * 0.02)).squareRoot()).rounded(.up)
+        guard intervals >= 8 else { return 9 }  // also catches NaN
+        return intervals < Double(Self.maximumDiscSamples) ? Int(intervals) + 1 : Self.maximumDiscSamples + 1
+    }
+
+    /// The disc angles that can hold a column's highest or lowest point, |θ| ≤ atan(|g'|max):
+    /// there the disc's boundary is parallel to the curve (tan θ = g'). (Extremes at the
+    /// stroke's ends are the caps' own candidates.) By bisection: the standard library has no
+    /// arctangent, and this runs once per stroke.
+    @inlinable
+    var discAngle: Double {
+        guard slopeBound.isFinite else { return Double.pi / 2 }
+        var low = 0.0
+        var high = Double.pi / 2
+        for _ in 0..<48 {
+            let middle = (low + high) / 2
+            // tan(middle) < slope ⇔ sin − slope·cos < 0 (cos > 0 on [0, π/2)).
+            if doubleSine(middle) - slopeBound * doubleSine(middle + Double.pi / 2) < 0 {
+                low = middle
+            } else {
+                high = middle
+            }
+        }
+        return high
+    }
+
+    /// Strokes needing more disc samples than this take the robust envelope (sharp zig-zags of
+    /// wavelengths of a few pixels, where the polyline search is no slower).
+    @inlinable static var maximumDiscSamples: Int { 128 }
+
     /// The cheapest accurate method for this stroke: the fast formula when gentle, else the
-    /// exact offsets when they are smooth, else the robust envelope.
+    /// exact offsets when they are smooth, else sampled discs when few samples suffice, else the
+    /// robust envelope.
     @inlinable
     var method: WaveStrokeMethod {
         if isGentle { return .fast }
-        return hasSmoothOffsets ? .exactOffsets : .robust
+        if hasSmoothOffsets { return .exactOffsets }
+        return discSamples <= Self.maximumDiscSamples ? .sampledDiscs : .robust
     }
 }
 
@@ -123,14 +162,19 @@ func doubleSine(_ angle: Double) -> Double {
 }
 
 /// How the stroke kernel computes a stroke's vertical cross-sections (each has its own cost:
-/// the fast formula 2 sines per sample, exact offsets 12, the robust envelope a scalar search).
+/// the fast formula 2 sines per sample, exact offsets 12, sampled discs N + 6 (N ≤ 128), the
+/// robust envelope a scalar search).
 @frozen
-public enum WaveStrokeMethod: Equatable, Sendable {
+public enum WaveStrokeMethod: Hashable, Sendable {
     /// Gently bent: g ∓ r·√(1 + g′²) plus the second-order curvature term.
     case fast
     /// Offset curves solved exactly by Newton's method (r·κ ≤ ½, bounded slope).
     case exactOffsets
-    /// Strongly bent or steep: scalar capsule envelope of a fine polyline.
+    /// Bent so far that the offset curves fold (r·κ > ½): the discs' highest and lowest points
+    /// sampled over the disc angle in SIMD and refined by a Newton step.
+    case sampledDiscs
+    /// Sharp zig-zags (more than `maximumDiscSamples` disc samples needed): scalar capsule
+    /// envelope of a fine polyline.
     case robust
     /// Draws nothing (non-finite parameters, zero width or length).
     case none
