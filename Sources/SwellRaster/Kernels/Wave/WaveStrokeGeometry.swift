@@ -100,8 +100,9 @@ struct WaveStrokeGeometry {
     var discSamples: Int {
         let bound = radius * radius * curvatureBound + radius * slopeBound + radius
         let intervals = (2 * discAngle * (bound / (8 * 0.02)).squareRoot()).rounded(.up)
-        guard intervals >= 8 else { return 9 }  // also catches NaN
-        return intervals < Double(Self.maximumDiscSamples) ? Int(intervals) + 1 : Self.maximumDiscSamples + 1
+        // NaN fails this test too: such a stroke is left to the robust path.
+        guard intervals < Double(Self.maximumDiscSamples) else { return Self.maximumDiscSamples + 1 }
+        return max(Int(intervals), 8) + 1
     }
 
     /// The disc angles that can hold a column's highest or lowest point, |θ| ≤ atan(|g'|max):
