@@ -66,78 +66,59 @@ import Testing
         #expect(methods[.robust, default: 0] >= 10 && methods[.sampledDiscs, default: 0] >= 50, "\(methods)")
     }
 
-    /// Sharp zig-zags (too many disc samples): the robust envelope path alone.
-    @Test func robustEnvelopeStrokesMatchTheReference() {
-        var random = SeededRandom(seed: 27)
+    /// Draws random strokes until `count` of them take `method`, each checked against the
+    /// reference; returns how many of those had the parabola envelope.
+    @discardableResult
+    static func runMethod(
+        _ method: WaveStrokeMethod, seed: UInt64, count: Int, label: String, heights: ClosedRange<Double>,
+        wavelengths: ClosedRange<Double>, amplitudes: ClosedRange<Double>, widths: ClosedRange<Double>
+    ) -> Int {
+        var random = SeededRandom(seed: seed)
         var worstMax = 0.0
         var worstMean = 0.0
         var drawn = 0
-        while drawn < 60 {
+        var parabolas = 0
+        while drawn < count {
             let width = Int(random.uniform(17...97))
-            let height = Int(random.uniform(20...70))
-            let stroke = Self.randomStroke(
-                &random, width: width, height: height, wavelengths: 3...40, amplitudes: -30...30, widths: 0.5...12)
-            guard waveStrokeMethod(stroke) == .robust else { continue }
+            let height = Int(random.uniform(heights))
+            let stroke = randomStroke(
+                &random, width: width, height: height, wavelengths: wavelengths, amplitudes: amplitudes, widths: widths)
+            guard waveStrokeMethod(stroke) == method else { continue }
             drawn += 1
-            let error = Self.check(stroke, width: width, height: height)
+            if stroke.envelope == .parabola { parabolas += 1 }
+            let error = check(stroke, width: width, height: height)
             worstMax = max(worstMax, error.maximum)
             worstMean = max(worstMean, error.meanOverEdges)
-            #expect(error.maximum <= 0.05, "op \(drawn) \(stroke): \(error)")
-            #expect(error.meanOverEdges <= 0.005, "op \(drawn) \(stroke): \(error)")
+            #expect(error.maximum <= 0.05, "\(label) op \(drawn) \(stroke): \(error)")
+            #expect(error.meanOverEdges <= 0.005, "\(label) op \(drawn) \(stroke): \(error)")
         }
-        print("wave-stroke robust envelope: worst max \(worstMax), worst edge mean \(worstMean)")
+        print("wave-stroke \(label): worst max \(worstMax), worst edge mean \(worstMean)")
+        return parabolas
+    }
+
+    /// Sharp zig-zags (too many disc samples): the robust envelope path alone.
+    @Test func robustEnvelopeStrokesMatchTheReference() {
+        Self.runMethod(
+            .robust, seed: 27, count: 60, label: "robust envelope", heights: 20...70, wavelengths: 3...40,
+            amplitudes: -30...30, widths: 0.5...12)
     }
 
     /// Strokes too bent for the fast formula whose offset curves are smooth (wide strokes of
     /// moderate curvature, e.g. the waveform scene at lineWidth 20): the exact Newton path.
     @Test func exactOffsetStrokesMatchTheReference() {
-        var random = SeededRandom(seed: 24)
-        var worstMax = 0.0
-        var worstMean = 0.0
-        var drawn = 0
-        var parabolas = 0
-        while drawn < 120 {
-            let width = Int(random.uniform(17...97))
-            let height = Int(random.uniform(30...80))
-            let stroke = Self.randomStroke(
-                &random, width: width, height: height, wavelengths: 20...400, amplitudes: -25...25, widths: 3...36)
-            guard waveStrokeMethod(stroke) == .exactOffsets else { continue }
-            drawn += 1
-            if stroke.envelope == .parabola { parabolas += 1 }
-            let error = Self.check(stroke, width: width, height: height)
-            worstMax = max(worstMax, error.maximum)
-            worstMean = max(worstMean, error.meanOverEdges)
-            #expect(error.maximum <= 0.05, "op \(drawn) \(stroke): \(error)")
-            #expect(error.meanOverEdges <= 0.005, "op \(drawn) \(stroke): \(error)")
-        }
+        let parabolas = Self.runMethod(
+            .exactOffsets, seed: 24, count: 120, label: "exact offsets", heights: 30...80, wavelengths: 20...400,
+            amplitudes: -25...25, widths: 3...36)
         #expect(parabolas > 20 && parabolas < 100)
-        print("wave-stroke exact offsets: worst max \(worstMax), worst edge mean \(worstMean)")
     }
 
     /// Strokes whose offset curves fold (half width × curvature > ½) but whose disc heights
     /// need at most `maximumDiscSamples` angles: the sampled-disc path, caps in view in most.
     @Test func sampledDiscStrokesMatchTheReference() {
-        var random = SeededRandom(seed: 25)
-        var worstMax = 0.0
-        var worstMean = 0.0
-        var drawn = 0
-        var parabolas = 0
-        while drawn < 150 {
-            let width = Int(random.uniform(17...97))
-            let height = Int(random.uniform(30...80))
-            let stroke = Self.randomStroke(
-                &random, width: width, height: height, wavelengths: 6...200, amplitudes: -25...25, widths: 1...30)
-            guard waveStrokeMethod(stroke) == .sampledDiscs else { continue }
-            drawn += 1
-            if stroke.envelope == .parabola { parabolas += 1 }
-            let error = Self.check(stroke, width: width, height: height)
-            worstMax = max(worstMax, error.maximum)
-            worstMean = max(worstMean, error.meanOverEdges)
-            #expect(error.maximum <= 0.05, "op \(drawn) \(stroke): \(error)")
-            #expect(error.meanOverEdges <= 0.005, "op \(drawn) \(stroke): \(error)")
-        }
+        let parabolas = Self.runMethod(
+            .sampledDiscs, seed: 25, count: 150, label: "sampled discs", heights: 30...80, wavelengths: 6...200,
+            amplitudes: -25...25, widths: 1...30)
         #expect(parabolas > 20 && parabolas < 130)
-        print("wave-stroke sampled discs: worst max \(worstMax), worst edge mean \(worstMean)")
     }
 
     /// The sampled-disc path draws the same bytes however a clip (a band, a tile) cuts the stroke.

@@ -49,7 +49,7 @@ public func blend(_ destination: PixelVector, _ source: SourceColor, alpha: Lane
 public func blendPixel(_ destination: UInt32, _ source: SourceColor, alpha: Float) -> UInt32 {
     @inline(__always) func channel(_ d: UInt32, _ s: Float) -> UInt32 {
         let df = Float(d & 0xFF)
-        return (unsafeBitCast(df + (s - df) * alpha + 12_582_912.0, to: UInt32.self)) & 0xFF
+        return (df + (s - df) * alpha + 12_582_912.0).bitPattern & 0xFF
     }
     return 0xFF00_0000 | channel(destination >> 16, source.red) << 16
         | channel(destination >> 8, source.green) << 8 | channel(destination, source.blue)

@@ -53,7 +53,8 @@ extension StrokeBandSampler {
             let s = LaneFloats(repeating: Float(sine))
             let c = LaneFloats(repeating: Float(cosine))
             let delta = r * s
-            let g = inlineHeight(turns: turns + delta * turnsPerPixel, centred: centred + delta)
+            // The sine inlined here (the loop's only one), unlike the Newton step's calls.
+            let g = height(sine: sineOfTurns(turns + delta * turnsPerPixel), centred: centred + delta)
             let away = discPointOutside(x + delta, length: length)
             let up = g + r * c - away
             let down = g - r * c + away
@@ -91,15 +92,6 @@ extension StrokeBandSampler {
             x - length * 0.5, LaneFloats(repeating: ends.startY), LaneFloats(repeating: ends.endY))
         let none = top - bottom
         return (laneSelectNegative(none, empty, bottom), laneSelectNegative(none, empty, top))
-    }
-
-    /// `height` with the sine inlined (the sample loop's only sine).
-    @inlinable @inline(__always)
-    func inlineHeight(turns: LaneFloats, centred: LaneFloats) -> LaneFloats {
-        let sine = sineOfTurns(turns)
-        guard parabola else { return baseline + amplitude * sine }
-        let u = centred * scale
-        return baseline + amplitude * (1 - u * u) * sine
     }
 
     /// The disc point one Newton step from the sample at (s, c) = (sin θ, cos θ) towards the

@@ -44,7 +44,12 @@ extension StrokeBandSampler {
     /// g alone (one sine) at the lanes whose phase is `turns` and whose x − L/2 is `centred`.
     @inlinable @inline(__always)
     func height(turns: LaneFloats, centred: LaneFloats) -> LaneFloats {
-        let sine = outlinedSineOfTurns(turns)
+        height(sine: outlinedSineOfTurns(turns), centred: centred)
+    }
+
+    /// g at the lanes whose sin(ωx + φ) is `sine` and whose x − L/2 is `centred`.
+    @inlinable @inline(__always)
+    func height(sine: LaneFloats, centred: LaneFloats) -> LaneFloats {
         guard parabola else { return baseline + amplitude * sine }
         let u = centred * scale
         return baseline + amplitude * (1 - u * u) * sine
