@@ -165,6 +165,19 @@ import Testing
         #expect(error.maximum <= 0.05 && error.meanOverEdges <= 0.005, "\(error)")
     }
 
+    /// Very wide strokes whose offset curves fold (their hollows fill in): the sampled discs,
+    /// with caps much larger than the wave.
+    @Test(arguments: [(120.0, 200.0, WaveEnvelope.none), (200.0, 120.0, .parabola)])
+    func veryWideFoldedStrokesMatchTheReference(width: Double, wavelength: Double, envelope: WaveEnvelope) {
+        let stroke = WaveStroke(
+            wave: Wave(baseline: 200, amplitude: 15, wavelength: wavelength, phase: 0.7), envelope: envelope,
+            width: width, length: 300)
+        #expect(waveStrokeMethod(stroke) == .sampledDiscs)
+        let error = Self.check(stroke, width: 480, height: 400)
+        print("wave-stroke folded, width \(width): \(error)")
+        #expect(error.maximum <= 0.05 && error.meanOverEdges <= 0.005, "\(error)")
+    }
+
     /// Which cross-section each kind of stroke gets: the bench lists' strokes the fast formula,
     /// wide strokes of gentle waves the exact offsets (not the ~1000x slower robust path: ten
     /// such strokes took ~190 ms a frame there), strokes whose offsets fold the sampled discs
