@@ -144,6 +144,13 @@ struct DiscAngles {
     @usableFromInline let stepSine: Double
     @usableFromInline let stepCosine: Double
 
+    /// The angles for `geometry` (a stroke on the sampled-disc path).
+    @inlinable
+    init(_ geometry: WaveStrokeGeometry) {
+        let angle = geometry.discAngle
+        self.init(samples: geometry.discSamples(angle: angle), angle: angle)
+    }
+
     @inlinable
     init(samples: Int, angle: Double) {
         self.samples = samples

@@ -92,14 +92,15 @@ struct WaveStrokeGeometry {
         radius * curvatureBound <= 0.5 && slopeBound <= 8
     }
 
-    /// Disc angles the sampled-disc path (`WaveStrokeDiscs`) takes per cross-section: with
-    /// F = r²·|g''| + r·|g'| + r bounding the second derivative of a disc point's height over
-    /// the angle, samples h = 2·`discAngle`/(N − 1) apart miss an extreme by at most
-    /// F·h²/8 ≤ 0.02 px. At least 9 (its Newton step's rotation series needs h ≤ π/8).
+    /// Disc angles the sampled-disc path (`WaveStrokeDiscs`) takes per cross-section over
+    /// [−angle, angle] (`discAngle`): with F = r²·|g''| + r·|g'| + r bounding the second
+    /// derivative of a disc point's height over the angle, samples h = 2·angle/(N − 1) apart miss
+    /// an extreme by at most F·h²/8 ≤ 0.02 px. At least 9 (its Newton step's rotation series
+    /// needs h ≤ π/8).
     @inlinable
-    var discSamples: Int {
+    func discSamples(angle: Double) -> Int {
         let bound = radius * radius * curvatureBound + radius * slopeBound + radius
-        let intervals = (2 * discAngle * (bound / (8 * 0.02)).squareRoot()).rounded(.up)
+        let intervals = (2 * angle * (bound / (8 * 0.02)).squareRoot()).rounded(.up)
         // NaN fails this test too: such a stroke is left to the robust path.
         guard intervals < Double(Self.maximumDiscSamples) else { return Self.maximumDiscSamples + 1 }
         return max(Int(intervals), 8) + 1
@@ -107,8 +108,8 @@ struct WaveStrokeGeometry {
 
     /// The disc angles that can hold a column's highest or lowest point, |θ| ≤ atan(|g'|max):
     /// there the disc's boundary is parallel to the curve (tan θ = g'). (Extremes at the
-    /// stroke's ends are the caps' own candidates.) By bisection: the standard library has no
-    /// arctangent, and this runs once per stroke.
+    /// stroke's ends are the caps' own candidates.) By bisection (the standard library has no
+    /// arctangent): ~100 Double sines, so only strokes that are not gentle ask for it.
     @inlinable
     var discAngle: Double {
         guard slopeBound.isFinite else { return Double.pi / 2 }
@@ -137,7 +138,7 @@ struct WaveStrokeGeometry {
     var method: WaveStrokeMethod {
         if isGentle { return .fast }
         if hasSmoothOffsets { return .exactOffsets }
-        return discSamples <= Self.maximumDiscSamples ? .sampledDiscs : .robust
+        return discSamples(angle: discAngle) <= Self.maximumDiscSamples ? .sampledDiscs : .robust
     }
 }
 
