@@ -23,7 +23,7 @@
 /// against the scalar robust path's polyline search, which this path replaces for every
 /// stroke with N ≤ `WaveStrokeGeometry.maximumDiscSamples`. That scene renders in 5.2 ms a
 /// frame (155 ms on the robust path). Measured steps (`swell bench FILE --frames 30 --threads
-/// 1`, interleaved): the sample loop's sine inlined (the Newton step's stay calls) 6.2 → 5.7 ms;
+/// 1`, interleaved): the sample loop's sine inlined (the Newton step's sines stay calls) 6.2 → 5.7 ms;
 /// the angles' sines once per stroke (`DiscAngles`) instead of per cross-section 5.4 → 5.15 ms.
 extension StrokeBandSampler {
     /// [lo, hi] of the stroke for the sixteen lanes x = groupX + lane + offset, from the disc
