@@ -121,6 +121,14 @@ import Testing
         #expect(parabolas > 20 && parabolas < 130)
     }
 
+    /// Zig-zags of 4–14 px wavelengths that still take the sampled discs: the path near its
+    /// sample limit, where the disc heights bend most between samples.
+    @Test func steepSampledDiscStrokesMatchTheReference() {
+        Self.runMethod(
+            .sampledDiscs, seed: 91, count: 80, label: "steep sampled discs", heights: 30...80, wavelengths: 4...14,
+            amplitudes: -30...30, widths: 0.3...4)
+    }
+
     /// The sampled-disc path draws the same bytes however a clip (a band, a tile) cuts the stroke.
     @Test func sampledDiscStrokesDoNotDependOnTheClip() {
         var random = SeededRandom(seed: 26)
