@@ -21,6 +21,28 @@ func benchDataPath(_ name: String) -> String {
             "first difference at (\(index % width), \(index / width)): \(String(a[index], radix: 16)) vs \(String(b[index], radix: 16))"
     }
 
+    /// `command` drawn whole and drawn clipped to the four tiles cut at (xCut, yCut), each over
+    /// `background` (or the zeroed buffer): the whole drawing's pixels and where the tiled one
+    /// first differs from it.
+    static func tiledDifference(
+        _ command: DrawCommand, width: Int, height: Int, xCut: Int, yCut: Int, background: Color? = nil
+    ) -> (whole: [UInt32], difference: String?) {
+        let whole = PixelBuffer(width: width, height: height)
+        let tiled = PixelBuffer(width: width, height: height)
+        if let background {
+            for buffer in [whole, tiled] { clear(buffer.surface, color: background, clip: buffer.surface.bounds) }
+        }
+        draw(command, on: whole.surface, within: whole.surface.bounds)
+        for tile in [
+            ClipRect(x0: 0, y0: 0, x1: xCut, y1: yCut), ClipRect(x0: xCut, y0: 0, x1: width, y1: yCut),
+            ClipRect(x0: 0, y0: yCut, x1: xCut, y1: height), ClipRect(x0: xCut, y0: yCut, x1: width, y1: height),
+        ] {
+            draw(command, on: tiled.surface, within: tile)
+        }
+        let wholePixels = packed(whole.surface)
+        return (wholePixels, firstDifference(packed(tiled.surface), wholePixels, width: width))
+    }
+
     static func packed(_ surface: PixelSurface) -> [UInt32] {
         var pixels = [UInt32]()
         pixels.reserveCapacity(surface.width * surface.height)
@@ -79,21 +101,11 @@ func benchDataPath(_ name: String) -> String {
                         envelope: Bool.random(using: &random) ? .parabola : .none, width: random.uniform(0.3...9),
                         length: Double(width)))
             }
-            let whole = PixelBuffer(width: width, height: height)
-            let tiled = PixelBuffer(width: width, height: height)
-            for buffer in [whole, tiled] {
-                clear(buffer.surface, color: Color(r: 0.3, g: 0.6, b: 0.9), clip: buffer.surface.bounds)
-            }
-            draw(DrawCommand(shape, color: color), on: whole.surface, within: whole.surface.bounds)
             let xCut = Int.random(in: 1..<width, using: &random)
             let yCut = Int.random(in: 1..<height, using: &random)
-            for tile in [
-                ClipRect(x0: 0, y0: 0, x1: xCut, y1: yCut), ClipRect(x0: xCut, y0: 0, x1: width, y1: yCut),
-                ClipRect(x0: 0, y0: yCut, x1: xCut, y1: height), ClipRect(x0: xCut, y0: yCut, x1: width, y1: height),
-            ] {
-                draw(DrawCommand(shape, color: color), on: tiled.surface, within: tile)
-            }
-            let difference = Self.firstDifference(Self.packed(tiled.surface), Self.packed(whole.surface), width: width)
+            let (_, difference) = Self.tiledDifference(
+                DrawCommand(shape, color: color), width: width, height: height, xCut: xCut, yCut: yCut,
+                background: Color(r: 0.3, g: 0.6, b: 0.9))
             #expect(difference == nil, "\(shape) cut at \(xCut), \(yCut): \(difference ?? "")")
         }
     }

@@ -141,20 +141,10 @@ import Testing
             guard waveStrokeMethod(stroke) == .sampledDiscs else { continue }
             drawn += 1
             let command = DrawCommand(.waveStroke(stroke), color: Color(r: 1, g: 0.8, b: 0.2, a: 0.7))
-            let whole = PixelBuffer(width: width, height: height)
-            let tiled = PixelBuffer(width: width, height: height)
-            draw(command, on: whole.surface, within: whole.surface.bounds)
             let xCut = Int(random.uniform(1...Double(width - 1)))
             let yCut = Int(random.uniform(1...Double(height - 1)))
-            for tile in [
-                ClipRect(x0: 0, y0: 0, x1: xCut, y1: yCut), ClipRect(x0: xCut, y0: 0, x1: width, y1: yCut),
-                ClipRect(x0: 0, y0: yCut, x1: xCut, y1: height), ClipRect(x0: xCut, y0: yCut, x1: width, y1: height),
-            ] {
-                draw(command, on: tiled.surface, within: tile)
-            }
-            let wholePixels = FrameRendererTests.packed(whole.surface)
-            let difference = FrameRendererTests.firstDifference(
-                FrameRendererTests.packed(tiled.surface), wholePixels, width: width)
+            let (wholePixels, difference) = FrameRendererTests.tiledDifference(
+                command, width: width, height: height, xCut: xCut, yCut: yCut)
             #expect(difference == nil, "\(stroke) cut at \(xCut), \(yCut): \(difference ?? "")")
             #expect(wholePixels.contains { $0 != 0 }, "\(stroke) drew nothing")
         }

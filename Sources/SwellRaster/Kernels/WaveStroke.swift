@@ -71,18 +71,19 @@ func strokeWaveBand(
     // lo and hi are smooth curves computed in SIMD (fast or exact path), not the envelope of
     // discs or capsules (which has kinks where the highest point jumps from disc to disc).
     let smooth = method == .fast || method == .exactOffsets
-    // Set up only for that path: the angle's bisection costs ~1 µs, 7 % of waves.json's ten
-    // fast strokes when it ran for every stroke.
-    let discAngles = method == .sampledDiscs ? DiscAngles(geometry) : DiscAngles(samples: 9, angle: 0)
+    // Set up only for that path (nil otherwise): the angle's bisection costs ~1 µs, 7 % of
+    // waves.json's ten fast strokes when it ran for every stroke.
+    let discAngles = method == .sampledDiscs ? DiscAngles(geometry) : nil
     // Too bent for the fast formula but with smooth offset curves: the exact SIMD cross-section.
     let exact = method == .exactOffsets
     let stretch = 1 + geometry.slopeBound * geometry.slopeBound
     // lo and hi bend like g″ stretched by the slope (fast path) or g″/(1 − r·κ) (exact path).
+    let stretchedColumns = WaveSampler.subColumns(curvatureBound: geometry.curvatureBound * stretch, tolerance: 0.1)
     let fastColumns =
         exact
         ? WaveSampler.subColumns(
             curvatureBound: geometry.curvatureBound / (1 - r * geometry.curvatureBound), tolerance: 0.1)
-        : WaveSampler.subColumns(curvatureBound: geometry.curvatureBound * stretch, tolerance: 0.1)
+        : stretchedColumns
     // The caps' tips have vertical tangents that chords follow poorly; the error at a tip grows
     // like √r, so the wide strokes of the exact path take the most sub-columns there.
     let capColumns = exact ? WaveSampler.maximumSubColumns : max(fastColumns, 16)
@@ -92,8 +93,7 @@ func strokeWaveBand(
     // between them: half the robust path's sub-columns kept the random tests' worst pixel at
     // 0.017 (0.009 with them); with disc samples for 0.02 px instead of 0.01 px, the waveform
     // scene at frequency 120 went from 10.4 to 6.4 ms a frame.
-    let discColumns = max(
-        4, WaveSampler.subColumns(curvatureBound: geometry.curvatureBound * stretch, tolerance: 0.1))
+    let discColumns = max(4, stretchedColumns)
     let sampler = WaveSampler(wavelength: 2 * Double.pi / geometry.angular, phase: geometry.phase)
     let blender = WaveBlender(source)
     let ends = WaveStrokeEnds(geometry, origin: origin)
@@ -142,7 +142,7 @@ func strokeWaveBand(
                     let right = Double(groupX + laneCount) + 1
                     let nearEnd = (right >= capStart && left <= capEnd) || (right >= tailStart && left <= tailEnd)
                     let k: Int
-                    if method == .sampledDiscs {
+                    if let discAngles {
                         k = nearEnd ? capacity : discColumns
                         for edge in -1...(k + 1) {
                             (lowEdges[edge + 1], highEdges[edge + 1]) = band.discCrossSection(

@@ -148,12 +148,7 @@ struct DiscAngles {
     @inlinable
     init(_ geometry: WaveStrokeGeometry) {
         let angle = geometry.discAngle
-        self.init(samples: geometry.discSamples(angle: angle), angle: angle)
-    }
-
-    @inlinable
-    init(samples: Int, angle: Double) {
-        self.samples = samples
+        samples = geometry.discSamples(angle: angle)
         let step = 2 * angle / Double(samples - 1)
         self.step = Float(step)
         startSine = doubleSine(angle)
