@@ -23,7 +23,8 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
-        // What Swift cannot call directly: variadic ioctl, the EVIOC*/FBIO* request macros, signal handlers.
+        // What Swift cannot call directly: variadic ioctl, the EVIOC*/FBIO* request macros, signal
+        // handlers, mallopt.
         .target(name: "CSysShims"),
 
         // libm: the standard library's rounding and sqrt call it when Foundation is not linked.
@@ -36,7 +37,9 @@ let package = Package(
         .target(name: "SwellKiosk", dependencies: ["SwellRaster", "CDRM", "CSysShims"]),
         .executableTarget(
             name: "swell",
-            dependencies: ["SwellRaster", "SwellDrawList", "SwellOutput", "SwellKiosk", "SwellScenes", "SwellJSON"]),
+            dependencies: [
+                "SwellRaster", "SwellDrawList", "SwellOutput", "SwellKiosk", "SwellScenes", "SwellJSON", "CSysShims",
+            ]),
 
         .executableTarget(
             name: "RasterBench",

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -182,3 +183,5 @@ int swell_crash_restore_install(void) {
         if (sigaction(fatal[i], &action, NULL) != 0) return -1;
     return 0;
 }
+
+int swell_fix_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes) == 1 ? 0 : -1; }

@@ -51,34 +51,28 @@ public func encodePNG(_ surface: PixelSurface, path: String = "image") throws(Ou
     return Array(encoded[0..<Int(size)])
 }
 
+/// Checks that `path` is a PNG that `readPNG` accepts, reading only its header (no pixels), and
+/// returns its size: a slideshow checks a whole folder this way at start-up and decodes each
+/// picture only when it is about to be shown.
+public func readPNGSize(path: String) throws(OutputError) -> (width: Int, height: Int) {
+    try withPNGHeader(path: path) { image throws(OutputError) in (Int(image.pointee.width), Int(image.pointee.height)) }
+}
+
 /// Reads any PNG (grey, palette, RGB, with or without alpha, 8 or 16 bits) into an XRGB8888
 /// buffer; transparent pixels are composited over black.
 public func readPNG(path: String) throws(OutputError) -> PixelBuffer {
-    var image = png_image()
-    image.version = png_uint_32(PNG_IMAGE_VERSION)
-    guard png_image_begin_read_from_file(&image, path) != 0 else {
-        let reason = message(of: image)
-        let missing = access(path, R_OK) != 0
-        throw OutputError(
-            path: path,
-            reason: missing ? "cannot read: \(String(cString: strerror(errno)))" : "not a readable PNG: \(reason)",
-            isMissingInput: missing)
-    }
-    defer { png_image_free(&image) }
-    let width = Int(image.width)
-    let height = Int(image.height)
-    guard (1...16384).contains(width), (1...16384).contains(height) else {
-        throw OutputError(path: path, reason: "image is \(width)x\(height); sides must be 1...16384")
-    }
-    image.format = png_uint_32(PNG_FORMAT_BGRA)
-    let buffer = PixelBuffer(width: width, height: height)
-    guard png_image_finish_read(&image, nil, buffer.surface.base, png_int_32(buffer.stride), nil) != 0 else {
-        throw OutputError(path: path, reason: "PNG decoding failed: \(message(of: image))")
+    let buffer = try withPNGHeader(path: path) { image throws(OutputError) in
+        image.pointee.format = png_uint_32(PNG_FORMAT_BGRA)
+        let buffer = PixelBuffer(width: Int(image.pointee.width), height: Int(image.pointee.height))
+        guard png_image_finish_read(image, nil, buffer.surface.base, png_int_32(buffer.stride), nil) != 0 else {
+            throw OutputError(path: path, reason: "PNG decoding failed: \(message(of: image.pointee))")
+        }
+        return buffer
     }
     // BGRA in memory is 0xAARRGGBB: composite over black and set X to 0xFF.
-    for y in 0..<height {
+    for y in 0..<buffer.height {
         let row = buffer.surface.row(y)
-        for x in 0..<width {
+        for x in 0..<buffer.width {
             let p = row[x]
             let a = p >> 24
             if a == 255 {
@@ -90,6 +84,34 @@ public func readPNG(path: String) throws(OutputError) -> PixelBuffer {
         }
     }
     return buffer
+}
+
+/// Opens `path`, reads its PNG header and runs `body` with the image, then frees it. Sides are
+/// limited to 16384 px (a 1 GiB buffer), so a damaged or hostile header cannot ask for any size.
+/// The `png_image` lives on the heap: libpng keeps its address for error reports (a longjmp out
+/// of a failed read), so it must not move between the calls, as a copy or a Swift local may.
+private func withPNGHeader<Result>(
+    path: String, _ body: (UnsafeMutablePointer<png_image>) throws(OutputError) -> Result
+) throws(OutputError) -> Result {
+    let image = UnsafeMutablePointer<png_image>.allocate(capacity: 1)
+    image.initialize(to: png_image())
+    defer { image.deallocate() }
+    image.pointee.version = png_uint_32(PNG_IMAGE_VERSION)
+    guard png_image_begin_read_from_file(image, path) != 0 else {
+        let reason = message(of: image.pointee)
+        let missing = access(path, R_OK) != 0
+        throw OutputError(
+            path: path,
+            reason: missing ? "cannot read: \(String(cString: strerror(errno)))" : "not a readable PNG: \(reason)",
+            isMissingInput: missing)
+    }
+    defer { png_image_free(image) }
+    let width = Int(image.pointee.width)
+    let height = Int(image.pointee.height)
+    guard (1...16384).contains(width), (1...16384).contains(height) else {
+        throw OutputError(path: path, reason: "image is \(width)x\(height); sides must be 1...16384")
+    }
+    return try body(image)
 }
 
 private func message(of image: png_image) -> String {

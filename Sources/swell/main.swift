@@ -59,4 +59,5 @@ func runSwell(_ arguments: [String]) -> Int32 {
     }
 }
 
+keepLargeBlocksOutOfTheHeap()
 exit(runSwell(Array(CommandLine.arguments.dropFirst())))

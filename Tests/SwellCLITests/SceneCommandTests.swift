@@ -89,4 +89,42 @@ import Testing
         #expect(result.stderr.contains("$.parameters.opacity: expected a number in 0...1, got 2"))
         #expect(try SwellProcess.run(["dump", "wave", "--size", "8x8", "--frames", "5..2", "-o", folder]).status == 64)
     }
+
+    /// The slideshow checks every file's header at start-up (a file that is not a PNG stops it
+    /// there, named), and decodes each picture only when it is shown: one that turns out to be
+    /// truncated is reported and skipped, and the run goes on.
+    @Test func slideshowRejectsANonPNGAtStartAndSkipsATruncatedOneWhileRunning() throws {
+        let folder = try temporaryFolder()
+        let pictures = folder + "/pictures"
+        try FileManager.default.createDirectory(atPath: pictures, withIntermediateDirectories: true)
+        for (name, colour) in [("a.png", UInt32(0xFF20_4080)), ("b.png", 0xFF80_4020), ("c.png", 0xFF40_8020)] {
+            let picture = PixelBuffer(width: 64, height: 48)
+            for y in 0..<48 {
+                for x in 0..<64 { picture.surface.row(y)[x] = colour ^ UInt32((x * 7 + y * 13) & 0x0F) }
+            }
+            try writePNG(picture.surface, to: pictures + "/" + name)
+        }
+        let whole = try Data(contentsOf: URL(fileURLWithPath: pictures + "/b.png"))
+        try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: pictures + "/b.png"))
+        try Data(
+            #"{"scene": "slideshow", "parameters": {"folder": "pictures", "interval": 1, "transition": 0.5}}"#.utf8
+        )
+        .write(to: URL(fileURLWithPath: folder + "/show.json"))
+        let arguments = ["dump", folder + "/show.json", "--size", "32x24", "--fps", "4", "--frames", "0..9"]
+        let run = try SwellProcess.run(arguments + ["-o", folder + "/frames"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("swell: skipping \(pictures)/b.png: PNG decoding failed"), "\(run.stderr)")
+        // Frame 6 (1.5 s) shows c, revealed in place of the broken b; frame 2 (0.5 s) shows a.
+        let first = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "/frames/frame-000002.raw")))
+        let later = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "/frames/frame-000006.raw")))
+        #expect(first[2] > 0x18 && first[2] < 0x28 && later[2] > 0x38 && later[2] < 0x48, "red of a, then c")
+
+        try Data("not a png".utf8).write(to: URL(fileURLWithPath: pictures + "/d.png"))
+        let rejected = try SwellProcess.run(arguments + ["-o", folder + "/rejected"])
+        #expect(rejected.status == 65)
+        #expect(
+            rejected.stderr.contains("$.parameters.folder: \(pictures)/d.png: not a readable PNG"), "\(rejected.stderr)"
+        )
+        #expect(!FileManager.default.fileExists(atPath: folder + "/rejected/manifest.json"))
+    }
 }

@@ -33,7 +33,7 @@ import Testing
         var folders: [String] = []
         let player = try loadSceneFile(bytes: bytes, name: name + ".json") { folder in
             folders.append(folder)
-            return syntheticImages()
+            return SceneImages(syntheticImages())
         }
         #expect(folders == (name == "slideshow" ? ["images"] : []))
         let buffer = PixelBuffer(width: 64, height: 36)

@@ -208,7 +208,7 @@ func rings(_ list: [SceneOp]) -> [(Ring, Color)] {
     @Test func slideshowChangesOnTimerAndTapWithAWaveReveal() {
         var settings = SlideshowScene.descriptor.defaultSettings()
         settings.set("interval", .number(0))
-        var scene = SlideshowScene(settings, images: syntheticImages())
+        var scene = SlideshowScene(settings, images: SceneImages(syntheticImages()))
         #expect(scene.isIdle(at: 10))
         #expect(ops(of: &scene, at: 10).count == 1)
         scene.handle(TouchEvent(.began, finger: 0, x: 0, y: 0, time: 10))

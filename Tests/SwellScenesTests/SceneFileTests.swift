@@ -9,7 +9,7 @@ import Testing
 @Suite struct SceneFileTests {
     func problems(_ text: String) -> [String] {
         do {
-            _ = try loadSceneFile(bytes: Array(text.utf8), name: "t.json") { _ in [] }
+            _ = try loadSceneFile(bytes: Array(text.utf8), name: "t.json") { _ in .none }
             return []
         } catch {
             return error.problems
@@ -60,10 +60,10 @@ import Testing
                 ##"{"background": "#102030", "layers": [{"scene": "flow"}, {"scene": "ripples", "parameters": {"opacity": 1, "background": [0, 0, 0]}}]}"##
                     .utf8),
             name: "ok.json"
-        ) { _ in [] }
+        ) { _ in .none }
         #expect(player.layers.count == 2)
         #expect(player.background == Color(r: 0x10 / 255.0, g: 0x20 / 255.0, b: 0x30 / 255.0))
-        let single = try loadSceneFile(bytes: Array(#"{"scene": "waveform"}"#.utf8), name: "w.json") { _ in [] }
+        let single = try loadSceneFile(bytes: Array(#"{"scene": "waveform"}"#.utf8), name: "w.json") { _ in .none }
         #expect(single.background == WaveformScene.descriptor.defaultSettings().color("background"))
     }
 
@@ -73,7 +73,7 @@ import Testing
             bytes: Array(#"{"scene": "slideshow", "parameters": {"folder": "pics"}}"#.utf8), name: "s.json"
         ) {
             asked.append($0)
-            return syntheticImages()
+            return SceneImages(syntheticImages())
         }
         #expect(asked == ["pics"])
         struct Missing: Error, CustomStringConvertible { var description: String { "no such folder" } }

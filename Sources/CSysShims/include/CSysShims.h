@@ -1,6 +1,7 @@
 // Typed wrappers for what Swift cannot call itself: ioctl is variadic and the request numbers
 // (FBIO*, KD*, EVIOC*) are function-like macros. Signal handlers live here too, because only
-// async-signal-safe C belongs in a handler. Every function returns 0 on success and -1 with
+// async-signal-safe C belongs in a handler, and mallopt, because <malloc.h> is not in the Glibc
+// module. Every function returns 0 on success and -1 with
 // errno set on failure, like the syscall it wraps.
 #ifndef SWELL_CSYSSHIMS_H
 #define SWELL_CSYSSHIMS_H
@@ -56,5 +57,11 @@ void swell_crash_restore_console(int fd, int kd_mode);
 void swell_crash_restore_forget(void);
 /// Installs the fatal-signal handler that performs the saved restores.
 int swell_crash_restore_install(void);
+
+// MARK: memory
+/// Fixes glibc's mmap threshold at `bytes` (mallopt M_MMAP_THRESHOLD), which also stops glibc
+/// raising it after large frees: blocks of that size or more are mapped and given back to the
+/// system when freed. Returns 0, or -1 if glibc refused.
+int swell_fix_mmap_threshold(int bytes);
 
 #endif

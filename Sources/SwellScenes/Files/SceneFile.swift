@@ -53,10 +53,10 @@ public struct SceneFile {
         self.background = background
     }
 
-    /// Builds the player; `images[i]` are the decoded pictures for layer i (if it shows any).
-    public func makePlayer(images: [[PixelBuffer]], threads: Int = 1) -> ScenePlayer {
+    /// Builds the player; `images[i]` are the pictures for layer i (if it shows any).
+    public func makePlayer(images: [SceneImages], threads: Int = 1) -> ScenePlayer {
         let scenes = layers.enumerated().map { index, layer in
-            layer.descriptor.make(layer.settings, index < images.count ? images[index] : [])
+            layer.descriptor.make(layer.settings, index < images.count ? images[index] : .none)
         }
         return ScenePlayer(layers: scenes, background: background, threads: threads)
     }
@@ -77,19 +77,20 @@ struct ProblemList {
 }
 
 /// Parses and validates a scene file into a player. `loadImages(folder)` is called for each
-/// layer with a `folder` parameter (the slideshow) and returns the decoded images, or throws an
+/// layer with a `folder` parameter (the slideshow) and returns its images (decoded on demand, so
+/// it should check what it can up front: that the files exist and are images), or throws an
 /// error whose description says why (reported with the parameter's JSON path). `threads` is
 /// passed to the player's banded renderer.
 public func loadSceneFile(
-    bytes: [UInt8], name: String, threads: Int = 1, loadImages: (String) throws -> [PixelBuffer]
+    bytes: [UInt8], name: String, threads: Int = 1, loadImages: (String) throws -> SceneImages
 ) throws(SceneFileError) -> ScenePlayer {
     let root = try parseDocument(bytes, name: name)
     var list = ProblemList()
     let file = parseSceneFile(JSONField(root: root), problems: &list)
-    var images: [[PixelBuffer]] = []
+    var images: [SceneImages] = []
     if let file {
         for (index, layer) in file.layers.enumerated() {
-            var loaded: [PixelBuffer] = []
+            var loaded = SceneImages.none
             if layer.descriptor.parameters.contains(where: { $0.name == "folder" }) {
                 let folder = layer.settings.text("folder")
                 do {

@@ -145,13 +145,13 @@ public struct SceneDescriptor: Sendable {
     public let name: String
     public let summary: String
     public let parameters: [ParameterSpec]
-    /// Builds the scene; `images` are the decoded pictures for scenes that show images (the
-    /// caller loads them, so this module does no file I/O).
-    public let make: @Sendable (SceneSettings, [PixelBuffer]) -> any Scene
+    /// Builds the scene; `images` are the pictures for scenes that show images (the caller
+    /// decodes them on demand, so this module does no file I/O).
+    public let make: @Sendable (SceneSettings, SceneImages) -> any Scene
 
     public init(
         name: String, summary: String, parameters: [ParameterSpec],
-        make: @escaping @Sendable (SceneSettings, [PixelBuffer]) -> any Scene
+        make: @escaping @Sendable (SceneSettings, SceneImages) -> any Scene
     ) {
         self.name = name
         self.summary = summary
@@ -162,5 +162,5 @@ public struct SceneDescriptor: Sendable {
     public func defaultSettings() -> SceneSettings { SceneSettings(specs: parameters) }
 
     /// The scene with every parameter at its default.
-    public func makeDefault(images: [PixelBuffer] = []) -> any Scene { make(defaultSettings(), images) }
+    public func makeDefault(images: SceneImages = .none) -> any Scene { make(defaultSettings(), images) }
 }

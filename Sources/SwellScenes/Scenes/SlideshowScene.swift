@@ -4,8 +4,9 @@ import SwellRaster
     import Glibc
 #endif
 
-/// `slideshow`: signage. Images (decoded by the caller; this module reads no files) are scaled
-/// to fill the screen and change on a tap or every `interval` seconds. The next image is
+/// `slideshow`: signage. Images (decoded by the caller on demand; this module reads no files) are
+/// scaled to fill the screen and change on a tap or every `interval` seconds. At most three are
+/// held, scaled, at a time (`SlideFrames`), the next one decoded in the background. The next image is
 /// revealed through a wave mask: a band centred on the screen whose height grows from 0 to
 /// 100 % while its two wavy edges advance in phase by pct · 720°, easeOut over 3 s.
 public struct SlideshowScene: Scene {
@@ -23,22 +24,22 @@ public struct SlideshowScene: Scene {
         make: { settings, images in SlideshowScene(settings, images: images) })
 
     public let background: Color
-    let images: [PixelBuffer]
+    let count: Int
+    let frames: SlideFrames
     let interval: Double
     let transition: Double
     let amplitude: Double
     let wavelength: Double
-    var fitted: [PixelBuffer] = []
-    var fittedSize = FrameSize(width: 0, height: 0)
     var current = 0
     var target = 0
     var transitionStart: Double?
     var nextTimer: Double
     var mask = Path()
 
-    public init(_ settings: SceneSettings, images: [PixelBuffer]) {
+    public init(_ settings: SceneSettings, images: SceneImages) {
         background = settings.color("background")
-        self.images = images
+        count = images.count
+        frames = SlideFrames(images)
         interval = settings.number("interval")
         transition = settings.number("transition")
         amplitude = settings.number("amplitude")
@@ -47,9 +48,9 @@ public struct SlideshowScene: Scene {
     }
 
     mutating func change(at time: Double) {
-        guard images.count > 1 else { return }
+        guard count > 1 else { return }
         if transitionStart != nil { current = target }  // a change mid-reveal completes the reveal
-        target = (current + 1) % images.count
+        target = (current + 1) % count
         transitionStart = time
         nextTimer = interval > 0 ? time + interval : .infinity
     }
@@ -69,22 +70,43 @@ public struct SlideshowScene: Scene {
 
     public mutating func render(at time: Double, size: FrameSize, into ops: inout [SceneOp]) {
         advance(to: time)
-        guard !images.isEmpty else { return }
-        if fittedSize != size {
-            fitted = images.map { image in
-                let buffer = PixelBuffer(width: size.width, height: size.height)
-                scaleImageToFill(image.surface, into: buffer.surface)
-                return buffer
+        guard count > 0, size.width > 0, size.height > 0 else { return }
+        frames.resize(to: size)
+        if mask.elements.capacity < size.width + 16 { mask.elements.reserveCapacity(size.width + 16) }
+        // Nothing decodes: the background shows.
+        guard let shown = decodablePicture(from: &current) else { return }
+        var revealed: PixelBuffer?
+        if transitionStart != nil {
+            revealed = decodablePicture(from: &target)
+            // Every other picture is broken: nothing to reveal.
+            if revealed == nil || target == current {
+                revealed = nil
+                transitionStart = nil
+                target = current
             }
-            fittedSize = size
-            mask.elements.reserveCapacity(size.width + 16)
         }
-        ops.append(.image(fitted[current], alpha: 1))
-        guard let start = transitionStart else { return }
+        let following = ((revealed == nil ? current : target) + 1) % count
+        frames.keep(current, revealed == nil ? -1 : target, following)
+        frames.prefetch(following)
+        ops.append(.image(shown, alpha: 1))
+        guard let revealed, let start = transitionStart else { return }
         let pct = TimingCurve.easeOut.value(at: (time - start) / transition)
         buildMask(pct: pct, size: size)
-        ops.append(.maskedImage(fitted[target], mask))
+        ops.append(.maskedImage(revealed, mask))
     }
+
+    /// The frame of picture `index`, or of the first one after it that decodes (moving `index`
+    /// there); nil if none does.
+    func decodablePicture(from index: inout Int) -> PixelBuffer? {
+        for _ in 0..<count {
+            if let frame = frames.frame(index) { return frame }
+            index = (index + 1) % count
+        }
+        return nil
+    }
+
+    /// How many pictures are held scaled to the screen now (at most four, normally three).
+    public var heldFrames: Int { frames.heldFrames }
 
     /// The reveal band at `pct`: height pct · (H + 2A) around the middle, top edge
     /// −a·sin and bottom edge +a·sin of the same phase pct · 4π, a ≤ half the band so the
@@ -111,7 +133,7 @@ public struct SlideshowScene: Scene {
     }
 
     public func isIdle(at time: Double) -> Bool {
-        if images.count > 1 && interval > 0 { return false }
+        if count > 1 && interval > 0 { return false }
         guard let start = transitionStart else { return true }
         return time >= start + transition
     }

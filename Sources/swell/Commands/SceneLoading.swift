@@ -10,7 +10,7 @@ import SwellScenes
 /// scene file. Exit statuses: 66 unreadable file or image folder, 65 invalid scene file.
 func loadScenePlayer(_ argument: String, threads: Int = 1) throws -> ScenePlayer {
     if let scene = builtInScene(named: argument) {
-        var images: [PixelBuffer] = []
+        var images = SceneImages.none
         if scene.parameters.contains(where: { $0.name == "folder" }) {
             let folder = scene.defaultSettings().text("folder")
             do {
@@ -50,8 +50,11 @@ struct ImageFolderError: Error, CustomStringConvertible {
     let description: String
 }
 
-/// Every *.png in `folder`, in name order, decoded (SwellScenes itself reads no files).
-func loadImageFolder(_ folder: String) throws -> [PixelBuffer] {
+/// Every *.png in `folder`, in name order. Each file's header is checked now (so a folder with
+/// a file that is not a PNG, or is too large, fails at start-up with its name); the pixels are
+/// decoded only when the slideshow is about to show them. A file that fails then (truncated or
+/// replaced while running) is reported on standard error and skipped; the show goes on.
+func loadImageFolder(_ folder: String) throws -> SceneImages {
     guard let directory = opendir(folder) else {
         throw ImageFolderError(description: "cannot open image folder '\(folder)': \(String(cString: strerror(errno)))")
     }
@@ -64,16 +67,22 @@ func loadImageFolder(_ folder: String) throws -> [PixelBuffer] {
     }
     closedir(directory)
     guard !names.isEmpty else { throw ImageFolderError(description: "no .png images in folder '\(folder)'") }
-    var images: [PixelBuffer] = []
-    for name in names.sorted() {
-        let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    let paths = names.sorted().map { folder.hasSuffix("/") ? folder + $0 : folder + "/" + $0 }
+    for path in paths {
         do {
-            images.append(try readPNG(path: path))
+            _ = try readPNGSize(path: path)
         } catch {
             throw ImageFolderError(description: error.description)
         }
     }
-    return images
+    return SceneImages(count: paths.count) { index in
+        do {
+            return try readPNG(path: paths[index])
+        } catch {
+            printError("swell: skipping \(error); the slideshow goes on without it")
+            throw error
+        }
+    }
 }
 
 /// Reads a touch script (`touches/1`, see SwellScenes/Input/TouchScript.swift).

@@ -22,7 +22,9 @@ struct GoldenCase: CustomStringConvertible, Sendable {
 
     /// A fresh player for this case (slideshow cases get three synthetic pictures).
     func makePlayer(threads: Int = 1) throws -> ScenePlayer {
-        try loadSceneFile(bytes: Array(sceneFile.utf8), name: name, threads: threads) { _ in syntheticImages() }
+        try loadSceneFile(bytes: Array(sceneFile.utf8), name: name, threads: threads) { _ in
+            SceneImages(syntheticImages())
+        }
     }
 
     func makeScript() throws -> TouchScript {

@@ -1,0 +1,138 @@
+import Dispatch
+import SwellRaster
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A slideshow's pictures scaled to fill the screen, a few at a time: the one shown, the one
+/// being revealed and the one after it. The one after is decoded and scaled on a background
+/// queue while the current one is on screen, so a change rarely waits for the decoder (a
+/// 12-megapixel PNG takes about a third of a second), and memory stays at three frames however
+/// many pictures the folder holds (it used to keep every picture, at its own size and fitted).
+///
+/// The frames do not depend on timing: a picture that is needed but not ready is waited for,
+/// never skipped, so dumps give the same bytes however fast the decoder runs. A picture that
+/// fails to decode (a file truncated or replaced after start-up) is skipped for the rest of the
+/// run; `SceneImages.decode` is where the caller reports it.
+final class SlideFrames: @unchecked Sendable {
+    // @unchecked: `images.decode` and the scaling run only on `queue`, which is serial; `state`
+    // is read and written only under `mutex`. (Synchronization's Mutex would want the frames,
+    // PixelBuffers, to be Sendable, which the raster module does not promise.)
+    private let images: SceneImages
+    private let queue = DispatchQueue(label: "swell.slideshow.decode")
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private var state: State
+
+    struct Slot {
+        var index: Int
+        /// nil while the background queue has it.
+        var frame: PixelBuffer?
+    }
+
+    struct State {
+        var size = FrameSize(width: 0, height: 0)
+        var wanted = (-1, -1, -1)
+        var slots: [Slot] = []
+        var failed: [Bool]
+
+        func holds(_ index: Int) -> Bool { slots.contains { $0.index == index } }
+        func wants(_ index: Int) -> Bool { wanted.0 == index || wanted.1 == index || wanted.2 == index }
+    }
+
+    init(_ images: SceneImages) {
+        self.images = images
+        var initial = State(failed: Array(repeating: false, count: images.count))
+        // Three wanted frames plus one demanded while a broken picture is skipped: no growth later.
+        initial.slots.reserveCapacity(4)
+        state = initial
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    private func withLock<Result>(_ body: (inout State) -> Result) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body(&state)
+    }
+
+    /// The frame size; a new size drops every frame (they are scaled again on demand).
+    func resize(to size: FrameSize) {
+        withLock { state in
+            guard state.size != size else { return }
+            state.size = size
+            state.slots.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Keeps the frames of these pictures (−1 for none) and drops the others.
+    func keep(_ first: Int, _ second: Int, _ third: Int) {
+        withLock { state in
+            guard state.wanted != (first, second, third) else { return }
+            state.wanted = (first, second, third)
+            state.slots.removeAll { $0.index != first && $0.index != second && $0.index != third }
+        }
+    }
+
+    /// Starts decoding picture `index` in the background unless it is held, queued or broken.
+    func prefetch(_ index: Int) {
+        let start = withLock { state in
+            guard !state.failed[index], !state.holds(index) else { return false }
+            state.slots.append(Slot(index: index, frame: nil))
+            return true
+        }
+        if start { queue.async { self.load(index, demanded: false) } }
+    }
+
+    /// Picture `index` scaled to the current size: held, waited for if the background queue has
+    /// it, or decoded now. nil if it cannot be decoded.
+    func frame(_ index: Int) -> PixelBuffer? {
+        let known = withLock { state in (state.slots.first { $0.index == index }?.frame, state.failed[index]) }
+        if known.0 != nil || known.1 { return known.0 }
+        // Runs after any queued job (the queue is serial), so a prefetch of `index` has finished.
+        queue.sync { load(index, demanded: true) }
+        return withLock { state in state.slots.first { $0.index == index }?.frame }
+    }
+
+    /// How many scaled frames are held now (for tests and diagnostics).
+    var heldFrames: Int {
+        withLock { state in state.slots.reduce(0) { $0 + ($1.frame == nil ? 0 : 1) } }
+    }
+
+    /// Decodes and scales picture `index` (on `queue`). A prefetch's result is kept only if the
+    /// picture is still wanted at the same size; a demanded one is always kept (the next `keep`
+    /// drops it when it is no longer shown).
+    private func load(_ index: Int, demanded: Bool) {
+        let size: FrameSize? = withLock { state in
+            let done = state.slots.contains { $0.index == index && $0.frame != nil }
+            return state.failed[index] || done || state.size.width <= 0 || state.size.height <= 0 ? nil : state.size
+        }
+        guard let size else { return }
+        let fitted: PixelBuffer?
+        do {
+            let picture = try images.decode(index)
+            let buffer = PixelBuffer(width: size.width, height: size.height)
+            scaleImageToFill(picture.surface, into: buffer.surface)
+            fitted = buffer
+        } catch {
+            fitted = nil
+        }
+        withLock { state in
+            let slot = state.slots.firstIndex { $0.index == index }
+            guard let fitted, state.size == size, demanded || state.wants(index) else {
+                if fitted == nil { state.failed[index] = true }
+                if let slot { state.slots.remove(at: slot) }
+                return
+            }
+            if let slot {
+                state.slots[slot].frame = fitted
+            } else {
+                state.slots.append(Slot(index: index, frame: fitted))
+            }
+        }
+    }
+}

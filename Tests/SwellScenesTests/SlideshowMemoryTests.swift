@@ -1,0 +1,132 @@
+import Glibc
+import SwellRaster
+import SwellScenes
+import Testing
+
+/// The slideshow decodes a picture only when it is about to be shown, holds at most three
+/// scaled frames whatever the folder holds, and skips a picture that fails to decode.
+@Suite struct SlideshowMemoryTests {
+    /// Pictures of one colour each (picture i is `colour(i)`), whose decoder records every call
+    /// (it also runs on the slideshow's background queue, hence the lock) and fails for `broken`.
+    final class CountingPictures: @unchecked Sendable {
+        private var mutex = pthread_mutex_t()
+        private var calls: [Int] = []
+        let broken: Set<Int>
+        let count: Int
+
+        init(count: Int, broken: Set<Int> = []) {
+            self.count = count
+            self.broken = broken
+            pthread_mutex_init(&mutex, nil)
+        }
+
+        static func colour(_ index: Int) -> UInt32 { 0xFF00_0000 | UInt32(index * 20 + 10) << 16 | 0x40 }
+
+        var decoded: [Int] {
+            pthread_mutex_lock(&mutex)
+            defer { pthread_mutex_unlock(&mutex) }
+            return calls
+        }
+
+        struct Broken: Error {}
+
+        var images: SceneImages {
+            SceneImages(count: count) { index in
+                pthread_mutex_lock(&self.mutex)
+                self.calls.append(index)
+                pthread_mutex_unlock(&self.mutex)
+                if self.broken.contains(index) { throw Broken() }
+                let picture = PixelBuffer(width: 40, height: 30)
+                for y in 0..<30 {
+                    for x in 0..<40 { picture.surface.row(y)[x] = Self.colour(index) }
+                }
+                return picture
+            }
+        }
+    }
+
+    static let size = FrameSize(width: 64, height: 48)
+
+    func slideshow(_ pictures: CountingPictures, interval: Double = 1, transition: Double = 0.5) -> SlideshowScene {
+        var settings = SlideshowScene.descriptor.defaultSettings()
+        settings.set("interval", .number(interval))
+        settings.set("transition", .number(transition))
+        return SlideshowScene(settings, images: pictures.images)
+    }
+
+    /// The colours of the picture shown and the one being revealed (nil: none) in a frame's ops.
+    func shown(_ scene: inout SlideshowScene, at time: Double) -> (base: UInt32?, revealed: UInt32?) {
+        var ops: [SceneOp] = []
+        scene.render(at: time, size: Self.size, into: &ops)
+        var base: UInt32?
+        var revealed: UInt32?
+        for op in ops {
+            if case .image(let frame, _) = op {
+                #expect(frame.width == Self.size.width && frame.height == Self.size.height)
+                base = frame.surface.row(20)[30]
+            }
+            if case .maskedImage(let frame, _) = op { revealed = frame.surface.row(20)[30] }
+        }
+        return (base, revealed)
+    }
+
+    @Test func picturesAreDecodedOnceEachWhenNeededAndAtMostThreeAreHeld() {
+        let pictures = CountingPictures(count: 12)
+        var scene = slideshow(pictures)
+        #expect(pictures.decoded.isEmpty, "decoded before anything was shown")
+        #expect(scene.heldFrames == 0)
+        // A change every second (revealed over half a second), through the folder and round again.
+        for step in 0..<260 {
+            let time = Double(step) * 0.05
+            let frame = shown(&scene, at: time)
+            let change = Int(time.rounded(.down))
+            let revealing = time - Double(change) < 0.5 && change > 0
+            let base = (revealing ? change - 1 : change) % 12
+            #expect(frame.base == CountingPictures.colour(base), "t = \(time)")
+            #expect(frame.revealed == (revealing ? CountingPictures.colour(change % 12) : nil), "t = \(time)")
+            #expect(scene.heldFrames <= 3, "t = \(time): \(scene.heldFrames) frames held")
+        }
+        // Every picture once in the first round (the one ahead is prefetched, never thrown away),
+        // then picture 0 again for the second round (shown from 12 s, so decoded by then); the
+        // background queue may have started on picture 1 as well.
+        let decoded = pictures.decoded
+        #expect(Array(decoded.prefix(13)) == Array(0..<12) + [0])
+        #expect(decoded.count <= 14)
+    }
+
+    @Test func aPictureThatFailsToDecodeIsSkippedAndTriedOnlyOnce() {
+        let pictures = CountingPictures(count: 4, broken: [1])
+        var scene = slideshow(pictures)
+        #expect(shown(&scene, at: 0.5) == (CountingPictures.colour(0), nil))
+        // The change at 1 s reveals picture 2 instead of the broken 1.
+        #expect(shown(&scene, at: 1.25) == (CountingPictures.colour(0), CountingPictures.colour(2)))
+        #expect(shown(&scene, at: 1.75) == (CountingPictures.colour(2), nil))
+        #expect(shown(&scene, at: 2.75) == (CountingPictures.colour(3), nil))
+        #expect(shown(&scene, at: 3.75) == (CountingPictures.colour(0), nil))
+        #expect(shown(&scene, at: 4.25) == (CountingPictures.colour(0), CountingPictures.colour(2)))
+        #expect(pictures.decoded.filter { $0 == 1 }.count == 1)
+    }
+
+    @Test func withNoPictureThatDecodesTheBackgroundShows() {
+        let pictures = CountingPictures(count: 3, broken: [0, 1, 2])
+        var scene = slideshow(pictures)
+        for time in [0.0, 0.7, 1.2, 2.9, 5.1] {
+            #expect(shown(&scene, at: time) == (nil, nil), "t = \(time)")
+        }
+        #expect(pictures.decoded.sorted() == [0, 1, 2])
+    }
+
+    @Test func aNewFrameSizeScalesThePicturesAgain() {
+        let pictures = CountingPictures(count: 2)
+        var scene = slideshow(pictures, interval: 0)
+        _ = shown(&scene, at: 0)
+        var ops: [SceneOp] = []
+        scene.render(at: 0.1, size: FrameSize(width: 32, height: 20), into: &ops)
+        guard case .image(let frame, _) = ops.first else {
+            Issue.record("no picture at the new size")
+            return
+        }
+        #expect(frame.width == 32 && frame.height == 20 && frame.surface.row(10)[16] == CountingPictures.colour(0))
+        #expect(scene.heldFrames <= 2)
+    }
+}
