@@ -13,8 +13,8 @@ import SwellRaster
 ///
 /// The frames do not depend on timing: a picture that is needed but not ready is waited for,
 /// never skipped, so dumps give the same bytes however fast the decoder runs. A picture that
-/// fails to decode (a file truncated or replaced after start-up) is skipped for the rest of the
-/// run; `SceneImages.decode` is where the caller reports it.
+/// fails to decode (a file truncated, or being replaced, after start-up) is skipped, and tried
+/// again on its next turn; `SceneImages.decode` is where the caller reports it.
 final class SlideFrames: @unchecked Sendable {
     // @unchecked: `images.decode` and the scaling run only on `queue`, which is serial; `state`
     // is read and written only under `mutex`. (Synchronization's Mutex would want the frames,
@@ -34,6 +34,8 @@ final class SlideFrames: @unchecked Sendable {
         var size = FrameSize(width: 0, height: 0)
         var wanted = (-1, -1, -1)
         var slots: [Slot] = []
+        /// Pictures that failed to decode since the wanted set last changed (so each broken
+        /// picture is tried once a turn, not once a frame).
         var failed: [Bool]
 
         func holds(_ index: Int) -> Bool { slots.contains { $0.index == index } }
@@ -75,6 +77,7 @@ final class SlideFrames: @unchecked Sendable {
             guard state.wanted != (first, second, third) else { return }
             state.wanted = (first, second, third)
             state.slots.removeAll { $0.index != first && $0.index != second && $0.index != third }
+            for index in state.failed.indices where state.failed[index] { state.failed[index] = false }
         }
     }
 
