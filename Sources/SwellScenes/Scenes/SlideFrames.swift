@@ -112,7 +112,10 @@ final class SlideFrames: @unchecked Sendable {
     private func load(_ index: Int, demanded: Bool) {
         let size: FrameSize? = withLock { state in
             let done = state.slots.contains { $0.index == index && $0.frame != nil }
-            return state.failed[index] || done || state.size.width <= 0 || state.size.height <= 0 ? nil : state.size
+            // A prefetch the slideshow has moved past (taps faster than the decoder) is dropped.
+            let stale = !demanded && !state.wants(index)
+            let empty = state.size.width <= 0 || state.size.height <= 0
+            return state.failed[index] || done || stale || empty ? nil : state.size
         }
         guard let size else { return }
         let fitted: PixelBuffer?
