@@ -102,7 +102,7 @@ def suite_for(device, width, height, extra, stop_signal):
     tag = f"{device}-{width}x{height}"
     if only and not any(only in f"{tag} {case}" for case in ["drm-show", "drm-restore", "fbdev-show", "touch",
                                                                "rotate", "pacing", "hotplug", "error", "png", "vfb",
-                                                               "run", "bench"]):
+                                                               "run", "bench", "slideshow"]):
         return
     vm = KioskVM(boot_dir, os.path.join(work_dir, tag), device, width, height)
     try:
@@ -416,6 +416,36 @@ def suite_for(device, width, height, extra, stop_signal):
             return False, f"'{frames_line}': an idle pond must draw its first frame only"
         return True, f"4 s idle on the display with the tablet open: '{frames_line}'"
 
+    def slideshow_show():
+        """`swell run` of a slideshow scene file through DRM: the pictures change on their timer,
+        each decoded when it is next (on the slideshow's background queue); the truncated one is
+        reported and skipped; SIGTERM ends it cleanly."""
+        colours = {name: host_render(os.path.join(boot_dir, f"slide-{name}.json"), f"slide-{name}").pixel(0, 0)
+                   for name in "abc"}
+        scene = '{"scene": "slideshow", "parameters": {"folder": "/tmp/slides", "interval": 2, "transition": 0.3}}'
+        vm.sh(f"mkdir -p /tmp/slides && cp /data/slide-*.png /tmp/slides/ && echo '{scene}' >/tmp/show.json")
+        lines = start(vm, "swell run /tmp/show.json --output drm", "/tmp/show.log", "swell: running")
+        ready = next(l for l in lines if "swell: running" in l)
+        seen = []  # the picture on each screenshot, or "mixed" mid-reveal
+        give_up = time.monotonic() + 60  # TCG: scaling a picture to 1080p takes seconds here
+        while time.monotonic() < give_up and not ("a" in seen and "c" in seen[seen.index("a"):]):
+            shot = vm.screendump(f"{tag}-slideshow-{len(seen)}")
+            pixels = shot.width * shot.height
+            seen.append(next((n for n, c in colours.items() if shot.rgb == bytes(c) * pixels), "mixed"))
+            time.sleep(0.3)
+        exit_status, lines = stop(vm, "/tmp/show.log")
+        order = " ".join(seen)
+        if "a" not in seen or "c" not in seen[seen.index("a"):]:
+            return False, f"screens seen: {order}; expected picture a, then c: " + " | ".join(lines[-4:])
+        if "b" in seen:
+            return False, f"the truncated picture b reached the screen: {order}"
+        skipped = next((l for l in lines if "skipping /tmp/slides/slide-b.png" in l), None)
+        if skipped is None:
+            return False, "no report of the truncated picture: " + " | ".join(lines[-4:])
+        if exit_status != 0:
+            return False, f"exit status {exit_status}: " + " | ".join(lines[-4:])
+        return True, f"'{ready}'; screens: {order}; '{skipped}'; SIGTERM → exit 0"
+
     def bench_drm():
         """`swell bench` through the DRM presenter: render, present (copy + flip) and total rows."""
         status, lines = vm.sh("swell bench ripples --output drm --frames 60 --threads 1; echo status=$?", timeout=240)
@@ -464,6 +494,7 @@ def suite_for(device, width, height, extra, stop_signal):
             run_case(f"{tag} run ripples tap (virtio-tablet → {driver})", ripple_tap)
             run_case(f"{tag} run idle pond ({driver})", idle_pond)
             run_case(f"{tag} bench through DRM ({driver})", bench_drm)
+            run_case(f"{tag} run slideshow ({driver})", slideshow_show)
         elif kind == "touch-rotate":
             run_case(f"{tag} touch rotate-{value} ({driver})", touch(value))
     vm.close()
