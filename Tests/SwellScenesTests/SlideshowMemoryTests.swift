@@ -11,47 +11,58 @@ import Testing
     final class CountingPictures: @unchecked Sendable {
         private var mutex = pthread_mutex_t()
         private var calls: [Int] = []
+        private var names: [String]
         let broken: Set<Int>
-        let count: Int
 
-        init(count: Int, broken: Set<Int> = []) {
-            self.count = count
+        /// Pictures 0..<count, listed as `listed` (default: all of them) and relisted as they are
+        /// then, if `changing`.
+        init(count: Int, broken: Set<Int> = [], listed: [Int]? = nil) {
             self.broken = broken
+            names = (listed ?? Array(0..<count)).map { SceneImages.positionName($0) }
             pthread_mutex_init(&mutex, nil)
         }
 
         static func colour(_ index: Int) -> UInt32 { 0xFF00_0000 | UInt32(index * 20 + 10) << 16 | 0x40 }
 
-        var decoded: [Int] {
+        private func locked<T>(_ body: () -> T) -> T {
             pthread_mutex_lock(&mutex)
             defer { pthread_mutex_unlock(&mutex) }
-            return calls
+            return body()
         }
+
+        var decoded: [Int] { locked { calls } }
+
+        /// What the folder holds from now on.
+        func list(_ pictures: [Int]) { locked { names = pictures.map { SceneImages.positionName($0) } } }
 
         struct Broken: Error {}
 
-        var images: SceneImages {
-            SceneImages(count: count) { index in
-                pthread_mutex_lock(&self.mutex)
-                self.calls.append(index)
-                pthread_mutex_unlock(&self.mutex)
-                if self.broken.contains(index) { throw Broken() }
-                let picture = PixelBuffer(width: 40, height: 30)
-                for y in 0..<30 {
-                    for x in 0..<40 { picture.surface.row(y)[x] = Self.colour(index) }
-                }
-                return picture
-            }
+        func images(changing: Bool = false) -> SceneImages {
+            SceneImages(
+                names: locked { names },
+                decode: { name in
+                    let index = Int(name)!
+                    self.locked { self.calls.append(index) }
+                    if self.broken.contains(index) { throw Broken() }
+                    let picture = PixelBuffer(width: 40, height: 30)
+                    for y in 0..<30 {
+                        for x in 0..<40 { picture.surface.row(y)[x] = Self.colour(index) }
+                    }
+                    return picture
+                },
+                relist: changing ? { self.locked { self.names } } : nil)
         }
     }
 
     static let size = FrameSize(width: 64, height: 48)
 
-    func slideshow(_ pictures: CountingPictures, interval: Double = 1, transition: Double = 0.5) -> SlideshowScene {
+    func slideshow(
+        _ pictures: CountingPictures, interval: Double = 1, transition: Double = 0.5, changing: Bool = false
+    ) -> SlideshowScene {
         var settings = SlideshowScene.descriptor.defaultSettings()
         settings.set("interval", .number(interval))
         settings.set("transition", .number(transition))
-        return SlideshowScene(settings, images: pictures.images)
+        return SlideshowScene(settings, images: pictures.images(changing: changing))
     }
 
     /// The colours of the picture shown and the one being revealed (nil: none) in a frame's ops.
@@ -129,5 +140,40 @@ import Testing
         }
         #expect(frame.width == 32 && frame.height == 20 && frame.surface.row(10)[16] == CountingPictures.colour(0))
         #expect(scene.heldFrames <= 2)
+    }
+
+    /// The folder is listed again at each change: a picture added after the one shown comes
+    /// next, a removed one is passed over, and removing the picture on screen moves on to the
+    /// next name.
+    @Test func picturesAddedToOrRemovedFromTheFolderAreShownOrPassedOver() {
+        let pictures = CountingPictures(count: 10, listed: [0, 1, 2])
+        var scene = slideshow(pictures, changing: true)
+        #expect(shown(&scene, at: 0.5) == (CountingPictures.colour(0), nil))
+        pictures.list([0, 1, 5, 6])
+        let expected: [(Double, Int)] = [(1.7, 1), (2.7, 5), (3.7, 6), (4.7, 0)]
+        for (time, picture) in expected {
+            #expect(shown(&scene, at: time) == (CountingPictures.colour(picture), nil), "t = \(time)")
+        }
+        #expect(!pictures.decoded.contains(2), "picture 2 was removed before its turn")
+        pictures.list([1, 6])  // the picture on screen (0) and 5 removed
+        #expect(shown(&scene, at: 4.9) == (CountingPictures.colour(0), nil), "still on screen until the change")
+        #expect(shown(&scene, at: 5.7) == (CountingPictures.colour(1), nil))
+        #expect(shown(&scene, at: 6.7) == (CountingPictures.colour(6), nil))
+        pictures.list([])  // an empty (or unreadable) folder: the show goes on with what it had
+        #expect(shown(&scene, at: 7.7) == (CountingPictures.colour(1), nil))
+    }
+
+    /// One picture and a timer: the clock keeps running (it used to stop the scene in an endless
+    /// loop at the first tick), and the picture stays on screen.
+    @Test func aSinglePictureWithATimerStaysOnScreen() {
+        let pictures = CountingPictures(count: 1)
+        var fixed = slideshow(pictures)
+        for time in [0.0, 1.0, 2.5, 10.0] {
+            #expect(shown(&fixed, at: time) == (CountingPictures.colour(0), nil), "t = \(time)")
+        }
+        #expect(fixed.isIdle(at: 10), "a fixed single picture never changes")
+        var listed = slideshow(CountingPictures(count: 2, listed: [0]), changing: true)
+        #expect(shown(&listed, at: 0) == (CountingPictures.colour(0), nil))
+        #expect(!listed.isIdle(at: 0.5), "a folder listed again may gain pictures: its timer must run")
     }
 }

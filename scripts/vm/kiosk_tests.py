@@ -419,24 +419,36 @@ def suite_for(device, width, height, extra, stop_signal):
     def slideshow_show():
         """`swell run` of a slideshow scene file through DRM: the pictures change on their timer,
         each decoded when it is next (on the slideshow's background queue); the truncated one is
-        reported and skipped; SIGTERM ends it cleanly."""
+        reported and skipped; a picture copied into the folder while it runs is shown after the
+        one before it in name order; SIGTERM ends it cleanly."""
         colours = {name: host_render(os.path.join(boot_dir, f"slide-{name}.json"), f"slide-{name}").pixel(0, 0)
-                   for name in "abc"}
+                   for name in "abcd"}
         scene = '{"scene": "slideshow", "parameters": {"folder": "/tmp/slides", "interval": 2, "transition": 0.3}}'
-        vm.sh(f"mkdir -p /tmp/slides && cp /data/slide-*.png /tmp/slides/ && echo '{scene}' >/tmp/show.json")
+        vm.sh("mkdir -p /tmp/slides /tmp/later && cp /data/slide-[abc].png /tmp/slides/ && "
+              f"cp /data/slide-d.png /tmp/later/ && echo '{scene}' >/tmp/show.json")
         lines = start(vm, "swell run /tmp/show.json --output drm", "/tmp/show.log", "swell: running")
         ready = next(l for l in lines if "swell: running" in l)
         seen = []  # the picture on each screenshot, or "mixed" mid-reveal
-        give_up = time.monotonic() + 60  # TCG: scaling a picture to 1080p takes seconds here
-        while time.monotonic() < give_up and not ("a" in seen and "c" in seen[seen.index("a"):]):
+
+        def after(first, then):
+            return first in seen and then in seen[seen.index(first):]
+
+        added = False
+        give_up = time.monotonic() + 90  # TCG: scaling a picture to 1080p takes a second or two here
+        while time.monotonic() < give_up and not after("c", "d"):
             shot = vm.screendump(f"{tag}-slideshow-{len(seen)}")
             pixels = shot.width * shot.height
             seen.append(next((n for n, c in colours.items() if shot.rgb == bytes(c) * pixels), "mixed"))
+            if after("a", "c") and not added:
+                # As rsync does it: a temporary name the slideshow ignores, then a rename.
+                vm.sh("cp /tmp/later/slide-d.png /tmp/slides/slide-d.part && "
+                      "mv /tmp/slides/slide-d.part /tmp/slides/slide-d.png")
+                added = True
             time.sleep(0.3)
         exit_status, lines = stop(vm, "/tmp/show.log")
         order = " ".join(seen)
-        if "a" not in seen or "c" not in seen[seen.index("a"):]:
-            return False, f"screens seen: {order}; expected picture a, then c: " + " | ".join(lines[-4:])
+        if not after("a", "c") or not after("c", "d"):
+            return False, f"screens seen: {order}; expected a, then c, then the added d: " + " | ".join(lines[-4:])
         if "b" in seen:
             return False, f"the truncated picture b reached the screen: {order}"
         skipped = next((l for l in lines if "skipping /tmp/slides/slide-b.png" in l), None)

@@ -1,25 +1,39 @@
 import SwellRaster
 
-/// The pictures a scene shows, decoded only when the scene needs one. This module reads no
-/// files, so the caller supplies `decode` (the `swell` command reads PNG files with it). A
-/// slideshow of a folder of hundreds of photographs then holds a few screen-sized frames, not
-/// every picture at its own size.
+/// The pictures a scene shows, by name, decoded only when the scene needs one. This module reads
+/// no files, so the caller supplies `decode` (the `swell` command reads PNG files with it) and,
+/// for a folder that may change while the scene runs, `relist`. A slideshow of a folder of
+/// hundreds of photographs then holds a few screen-sized frames, not every picture.
 public struct SceneImages {
-    /// How many pictures there are; a scene asks only for indices 0..<count.
-    public let count: Int
-    /// Decodes picture `index` at its own size, or throws an error whose description says why.
-    /// It is called on a background queue as well as on the render thread, but never twice at
-    /// the same time.
-    public let decode: (Int) throws -> PixelBuffer
+    /// The pictures' names (file names), in ascending order: the order they are shown in.
+    public let names: [String]
+    /// Decodes the picture `name` at its own size, or throws an error whose description says
+    /// why. It is called on a background queue as well as on the render thread, but never twice
+    /// at the same time.
+    public let decode: (String) throws -> PixelBuffer
+    /// Reads the names again (the folder may have changed), in ascending order; nil when they
+    /// cannot be read. A slideshow calls it at each change of picture. nil: the set is fixed.
+    public let relist: (() -> [String]?)?
 
-    public init(count: Int, decode: @escaping (Int) throws -> PixelBuffer) {
-        self.count = max(0, count)
+    public var count: Int { names.count }
+
+    public init(names: [String], decode: @escaping (String) throws -> PixelBuffer, relist: (() -> [String]?)? = nil) {
+        self.names = names
         self.decode = decode
+        self.relist = relist
     }
 
-    /// Pictures that are already decoded (tests, or a caller that keeps them in memory anyway).
+    /// Pictures that are already decoded (tests, or a caller that keeps them in memory anyway),
+    /// named by their zero-padded position ("0000", "0001", …).
     public init(_ decoded: [PixelBuffer]) {
-        self.init(count: decoded.count) { decoded[$0] }
+        let names = decoded.indices.map { Self.positionName($0) }
+        self.init(names: names) { name in decoded[Int(name)!] }
+    }
+
+    /// The name `init(_:)` gives the picture at `position`.
+    public static func positionName(_ position: Int) -> String {
+        let digits = String(position)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     /// No pictures.

@@ -10,44 +10,44 @@ import SwellRaster
 /// queue while the current one is on screen, so a change rarely waits for the decoder (a
 /// 12-megapixel PNG takes about a third of a second), and memory stays at three frames however
 /// many pictures the folder holds (it used to keep every picture, at its own size and fitted).
+/// Frames are kept by picture name, so they survive the folder being listed again.
 ///
 /// The frames do not depend on timing: a picture that is needed but not ready is waited for,
 /// never skipped, so dumps give the same bytes however fast the decoder runs. A picture that
 /// fails to decode (a file truncated, or being replaced, after start-up) is skipped, and tried
 /// again on its next turn; `SceneImages.decode` is where the caller reports it.
 final class SlideFrames: @unchecked Sendable {
-    // @unchecked: `images.decode` and the scaling run only on `queue`, which is serial; `state`
-    // is read and written only under `mutex`. (Synchronization's Mutex would want the frames,
+    // @unchecked: `decode` and the scaling run only on `queue`, which is serial; `state` is read
+    // and written only under `mutex`. (Synchronization's Mutex would want the frames,
     // PixelBuffers, to be Sendable, which the raster module does not promise.)
-    private let images: SceneImages
+    private let decode: (String) throws -> PixelBuffer
     private let queue = DispatchQueue(label: "swell.slideshow.decode")
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private var state: State
+    private var state = State()
 
     struct Slot {
-        var index: Int
+        var name: String
         /// nil while the background queue has it.
         var frame: PixelBuffer?
     }
 
     struct State {
         var size = FrameSize(width: 0, height: 0)
-        var wanted = (-1, -1, -1)
+        var wanted: (String?, String?, String?) = (nil, nil, nil)
         var slots: [Slot] = []
         /// Pictures that failed to decode since the wanted set last changed (so each broken
         /// picture is tried once a turn, not once a frame).
-        var failed: [Bool]
+        var failed: [String] = []
 
-        func holds(_ index: Int) -> Bool { slots.contains { $0.index == index } }
-        func wants(_ index: Int) -> Bool { wanted.0 == index || wanted.1 == index || wanted.2 == index }
+        func holds(_ name: String) -> Bool { slots.contains { $0.name == name } }
+        func wants(_ name: String) -> Bool { wanted.0 == name || wanted.1 == name || wanted.2 == name }
     }
 
-    init(_ images: SceneImages) {
-        self.images = images
-        var initial = State(failed: Array(repeating: false, count: images.count))
+    init(decode: @escaping (String) throws -> PixelBuffer) {
+        self.decode = decode
         // Three wanted frames plus one demanded while a broken picture is skipped: no growth later.
-        initial.slots.reserveCapacity(4)
-        state = initial
+        state.slots.reserveCapacity(4)
+        state.failed.reserveCapacity(4)
         pthread_mutex_init(mutex, nil)
     }
 
@@ -71,34 +71,34 @@ final class SlideFrames: @unchecked Sendable {
         }
     }
 
-    /// Keeps the frames of these pictures (−1 for none) and drops the others.
-    func keep(_ first: Int, _ second: Int, _ third: Int) {
+    /// Keeps the frames of these pictures and drops the others.
+    func keep(_ first: String?, _ second: String?, _ third: String?) {
         withLock { state in
             guard state.wanted != (first, second, third) else { return }
             state.wanted = (first, second, third)
-            state.slots.removeAll { $0.index != first && $0.index != second && $0.index != third }
-            for index in state.failed.indices where state.failed[index] { state.failed[index] = false }
+            state.slots.removeAll { $0.name != first && $0.name != second && $0.name != third }
+            state.failed.removeAll(keepingCapacity: true)
         }
     }
 
-    /// Starts decoding picture `index` in the background unless it is held, queued or broken.
-    func prefetch(_ index: Int) {
+    /// Starts decoding picture `name` in the background unless it is held, queued or broken.
+    func prefetch(_ name: String) {
         let start = withLock { state in
-            guard !state.failed[index], !state.holds(index) else { return false }
-            state.slots.append(Slot(index: index, frame: nil))
+            guard !state.failed.contains(name), !state.holds(name) else { return false }
+            state.slots.append(Slot(name: name, frame: nil))
             return true
         }
-        if start { queue.async { self.load(index, demanded: false) } }
+        if start { queue.async { self.load(name, demanded: false) } }
     }
 
-    /// Picture `index` scaled to the current size: held, waited for if the background queue has
+    /// Picture `name` scaled to the current size: held, waited for if the background queue has
     /// it, or decoded now. nil if it cannot be decoded.
-    func frame(_ index: Int) -> PixelBuffer? {
-        let known = withLock { state in (state.slots.first { $0.index == index }?.frame, state.failed[index]) }
+    func frame(_ name: String) -> PixelBuffer? {
+        let known = withLock { state in (state.slots.first { $0.name == name }?.frame, state.failed.contains(name)) }
         if known.0 != nil || known.1 { return known.0 }
-        // Runs after any queued job (the queue is serial), so a prefetch of `index` has finished.
-        queue.sync { load(index, demanded: true) }
-        return withLock { state in state.slots.first { $0.index == index }?.frame }
+        // Runs after any queued job (the queue is serial), so a prefetch of `name` has finished.
+        queue.sync { load(name, demanded: true) }
+        return withLock { state in state.slots.first { $0.name == name }?.frame }
     }
 
     /// How many scaled frames are held now (for tests and diagnostics).
@@ -106,21 +106,21 @@ final class SlideFrames: @unchecked Sendable {
         withLock { state in state.slots.reduce(0) { $0 + ($1.frame == nil ? 0 : 1) } }
     }
 
-    /// Decodes and scales picture `index` (on `queue`). A prefetch's result is kept only if the
+    /// Decodes and scales picture `name` (on `queue`). A prefetch's result is kept only if the
     /// picture is still wanted at the same size; a demanded one is always kept (the next `keep`
     /// drops it when it is no longer shown).
-    private func load(_ index: Int, demanded: Bool) {
+    private func load(_ name: String, demanded: Bool) {
         let size: FrameSize? = withLock { state in
-            let done = state.slots.contains { $0.index == index && $0.frame != nil }
+            let done = state.slots.contains { $0.name == name && $0.frame != nil }
             // A prefetch the slideshow has moved past (taps faster than the decoder) is dropped.
-            let stale = !demanded && !state.wants(index)
+            let stale = !demanded && !state.wants(name)
             let empty = state.size.width <= 0 || state.size.height <= 0
-            return state.failed[index] || done || stale || empty ? nil : state.size
+            return state.failed.contains(name) || done || stale || empty ? nil : state.size
         }
         guard let size else { return }
         let fitted: PixelBuffer?
         do {
-            let picture = try images.decode(index)
+            let picture = try decode(name)
             let buffer = PixelBuffer(width: size.width, height: size.height)
             scaleImageToFill(picture.surface, into: buffer.surface)
             fitted = buffer
@@ -128,16 +128,16 @@ final class SlideFrames: @unchecked Sendable {
             fitted = nil
         }
         withLock { state in
-            let slot = state.slots.firstIndex { $0.index == index }
-            guard let fitted, state.size == size, demanded || state.wants(index) else {
-                if fitted == nil { state.failed[index] = true }
+            let slot = state.slots.firstIndex { $0.name == name }
+            guard let fitted, state.size == size, demanded || state.wants(name) else {
+                if fitted == nil { state.failed.append(name) }
                 if let slot { state.slots.remove(at: slot) }
                 return
             }
             if let slot {
                 state.slots[slot].frame = fitted
             } else {
-                state.slots.append(Slot(index: index, frame: fitted))
+                state.slots.append(Slot(name: name, frame: fitted))
             }
         }
     }

@@ -6,7 +6,8 @@ import SwellRaster
 
 /// `slideshow`: signage. Images (decoded by the caller on demand; this module reads no files) are
 /// scaled to fill the screen and change on a tap or every `interval` seconds. At most three are
-/// held, scaled, at a time (`SlideFrames`), the next one decoded in the background. The next image is
+/// held, scaled, at a time (`SlideFrames`), the next one decoded in the background; the folder is
+/// listed again at each change, so pictures added to it or removed from it are taken into account. The next image is
 /// revealed through a wave mask: a band centred on the screen whose height grows from 0 to
 /// 100 % while its two wavy edges advance in phase by pct · 720°, easeOut over 3 s.
 public struct SlideshowScene: Scene {
@@ -24,22 +25,29 @@ public struct SlideshowScene: Scene {
         make: { settings, images in SlideshowScene(settings, images: images) })
 
     public let background: Color
-    let count: Int
     let frames: SlideFrames
+    /// Lists the pictures again at each change (a folder that may have changed), if it can.
+    let relist: (() -> [String]?)?
     let interval: Double
     let transition: Double
     let amplitude: Double
     let wavelength: Double
-    var current = 0
-    var target = 0
+    /// The pictures' names as last listed, ascending.
+    var names: [String]
+    /// The picture shown (nil: there are none) and, while `transitionStart` is set, the one
+    /// being revealed over it.
+    var current: String?
+    var target: String?
     var transitionStart: Double?
     var nextTimer: Double
     var mask = Path()
 
     public init(_ settings: SceneSettings, images: SceneImages) {
         background = settings.color("background")
-        count = images.count
-        frames = SlideFrames(images)
+        frames = SlideFrames(decode: images.decode)
+        relist = images.relist
+        names = images.names
+        current = images.names.first
         interval = settings.number("interval")
         transition = settings.number("transition")
         amplitude = settings.number("amplitude")
@@ -47,12 +55,23 @@ public struct SlideshowScene: Scene {
         nextTimer = interval > 0 ? interval : .infinity
     }
 
+    /// The picture after `name` in the listing: the next name in ascending order, wrapping
+    /// round (so pictures added or removed since `name` was listed are taken into account).
+    func picture(after name: String) -> String? {
+        guard let first = names.first else { return nil }
+        if let index = names.firstIndex(of: name) { return names[(index + 1) % names.count] }
+        return names.first { $0 > name } ?? first
+    }
+
     mutating func change(at time: Double) {
-        guard count > 1 else { return }
-        if transitionStart != nil { current = target }  // a change mid-reveal completes the reveal
-        target = (current + 1) % count
-        transitionStart = time
+        // The timer moves on whatever happens below (a single picture must not stop the clock).
         nextTimer = interval > 0 ? time + interval : .infinity
+        if transitionStart != nil { current = target }  // a change mid-reveal completes the reveal
+        transitionStart = nil
+        listAgain()
+        guard let shown = current, let next = picture(after: shown), next != shown else { return }
+        target = next
+        transitionStart = time
     }
 
     mutating func advance(to time: Double) {
@@ -60,7 +79,16 @@ public struct SlideshowScene: Scene {
         if let start = transitionStart, time >= start + transition {
             current = target
             transitionStart = nil
+            // Listed now too, so the picture after this one is known (and prefetched) a whole
+            // interval before it is needed, even when it was just added to the folder.
+            listAgain()
         }
+    }
+
+    /// Takes the folder's current listing, unless it cannot be read or is empty (then the
+    /// pictures listed before are kept: the show goes on with what it has).
+    mutating func listAgain() {
+        if let listed = relist?(), !listed.isEmpty { names = listed }
     }
 
     public mutating func handle(_ event: TouchEvent) {
@@ -70,7 +98,7 @@ public struct SlideshowScene: Scene {
 
     public mutating func render(at time: Double, size: FrameSize, into ops: inout [SceneOp]) {
         advance(to: time)
-        guard count > 0, size.width > 0, size.height > 0 else { return }
+        guard size.width > 0, size.height > 0 else { return }
         frames.resize(to: size)
         if mask.elements.capacity < size.width + 16 { mask.elements.reserveCapacity(size.width + 16) }
         // Nothing decodes: the background shows.
@@ -82,12 +110,11 @@ public struct SlideshowScene: Scene {
             if revealed == nil || target == current {
                 revealed = nil
                 transitionStart = nil
-                target = current
             }
         }
-        let following = ((revealed == nil ? current : target) + 1) % count
-        frames.keep(current, revealed == nil ? -1 : target, following)
-        frames.prefetch(following)
+        let upcoming = revealed == nil ? current : target
+        frames.keep(current, revealed == nil ? nil : target, upcoming.flatMap { picture(after: $0) })
+        if let upcoming, let following = picture(after: upcoming) { frames.prefetch(following) }
         ops.append(.image(shown, alpha: 1))
         guard let revealed, let start = transitionStart else { return }
         let pct = TimingCurve.easeOut.value(at: (time - start) / transition)
@@ -95,12 +122,13 @@ public struct SlideshowScene: Scene {
         ops.append(.maskedImage(revealed, mask))
     }
 
-    /// The frame of picture `index`, or of the first one after it that decodes (moving `index`
+    /// The frame of picture `name`, or of the first one after it that decodes (moving `name`
     /// there); nil if none does.
-    func decodablePicture(from index: inout Int) -> PixelBuffer? {
-        for _ in 0..<count {
-            if let frame = frames.frame(index) { return frame }
-            index = (index + 1) % count
+    func decodablePicture(from name: inout String?) -> PixelBuffer? {
+        for _ in 0..<names.count {
+            guard let candidate = name else { return nil }
+            if let frame = frames.frame(candidate) { return frame }
+            name = picture(after: candidate)
         }
         return nil
     }
@@ -133,7 +161,8 @@ public struct SlideshowScene: Scene {
     }
 
     public func isIdle(at time: Double) -> Bool {
-        if count > 1 && interval > 0 { return false }
+        // A folder listed again at each change may gain pictures: its timer keeps running.
+        if interval > 0 && (names.count > 1 || relist != nil) { return false }
         guard let start = transitionStart else { return true }
         return time >= start + transition
     }

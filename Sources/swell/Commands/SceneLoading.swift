@@ -53,11 +53,40 @@ struct ImageFolderError: Error, CustomStringConvertible {
 /// Every *.png in `folder`, in name order. Each file's header is checked now (so a folder with
 /// a file that is not a PNG, or is too large, fails at start-up with its name); the pixels are
 /// decoded only when the slideshow is about to show them. A file that fails then (truncated or
-/// replaced while running) is reported on standard error and skipped; the show goes on.
+/// replaced while running) is reported on standard error and skipped; the show goes on. The
+/// slideshow lists the folder again at each change, so pictures can be added and removed while
+/// it runs.
 func loadImageFolder(_ folder: String) throws -> SceneImages {
-    guard let directory = opendir(folder) else {
+    guard let names = pngNames(in: folder) else {
         throw ImageFolderError(description: "cannot open image folder '\(folder)': \(String(cString: strerror(errno)))")
     }
+    guard !names.isEmpty else { throw ImageFolderError(description: "no .png images in folder '\(folder)'") }
+    let directory = folder.hasSuffix("/") ? folder : folder + "/"
+    for name in names {
+        do {
+            _ = try readPNGSize(path: directory + name)
+        } catch {
+            throw ImageFolderError(description: error.description)
+        }
+    }
+    return SceneImages(
+        names: names,
+        decode: { name in
+            do {
+                return try readPNG(path: directory + name)
+            } catch {
+                printError("swell: skipping \(error); the slideshow goes on without it")
+                throw error
+            }
+        },
+        relist: { pngNames(in: folder) })
+}
+
+/// The names of the *.png files in `folder` (not hidden ones: rsync's and editors' temporary
+/// files start with a dot), sorted; nil if the folder cannot be read.
+func pngNames(in folder: String) -> [String]? {
+    guard let directory = opendir(folder) else { return nil }
+    defer { closedir(directory) }
     var names: [String] = []
     while let entry = readdir(directory) {
         let name = withUnsafeBytes(of: entry.pointee.d_name) {
@@ -65,24 +94,7 @@ func loadImageFolder(_ folder: String) throws -> SceneImages {
         }
         if name.lowercased().hasSuffix(".png") && !name.hasPrefix(".") { names.append(name) }
     }
-    closedir(directory)
-    guard !names.isEmpty else { throw ImageFolderError(description: "no .png images in folder '\(folder)'") }
-    let paths = names.sorted().map { folder.hasSuffix("/") ? folder + $0 : folder + "/" + $0 }
-    for path in paths {
-        do {
-            _ = try readPNGSize(path: path)
-        } catch {
-            throw ImageFolderError(description: error.description)
-        }
-    }
-    return SceneImages(count: paths.count) { index in
-        do {
-            return try readPNG(path: paths[index])
-        } catch {
-            printError("swell: skipping \(error); the slideshow goes on without it")
-            throw error
-        }
-    }
+    return names.sorted()
 }
 
 /// Reads a touch script (`touches/1`, see SwellScenes/Input/TouchScript.swift).
