@@ -7,9 +7,10 @@ import SwellRaster
 /// `slideshow`: signage. Images (decoded by the caller on demand; this module reads no files) are
 /// scaled to fill the screen and change on a tap or every `interval` seconds. At most three are
 /// held, scaled, at a time (`SlideFrames`), the next one decoded in the background; the folder is
-/// listed again at each change, so pictures added to it or removed from it are taken into account. The next image is
-/// revealed through a wave mask: a band centred on the screen whose height grows from 0 to
-/// 100 % while its two wavy edges advance in phase by pct · 720°, easeOut over 3 s.
+/// listed again at each change, so pictures added to it or removed from it are taken into
+/// account. The next image is revealed through a wave mask: a band centred on the screen whose
+/// height grows from 0 to 100 % while its two wavy edges advance in phase by pct · 720°, easeOut
+/// over 3 s.
 public struct SlideshowScene: Scene {
     public static let descriptor = SceneDescriptor(
         name: "slideshow",
