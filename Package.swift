@@ -5,7 +5,8 @@
 //   SwellRaster    – pixel buffer, colour, compositing, SIMD kernels (no Foundation, no I/O)
 //   SwellJSON      – a small strict JSON reader that reports JSON paths (no Foundation)
 //   SwellDrawList  – the `drawlist/1` format: parse + validate into raster ops
-//   SwellOutput    – sinks: raw XRGB8888 files, PNG (libpng), atomic file writes
+//   SwellOutput    – sinks: raw XRGB8888 files, PNG (libpng), atomic file writes; reading PNG
+//                    and JPEG (libjpeg) pictures
 //   SwellScenes    – animation engine, the built-in scenes, scene files, frame diffs (no I/O)
 //   swell          – the command-line tool
 // Tuning flags (e.g. -Xcc -march=native) are passed on the command line by scripts/, never
@@ -26,12 +27,14 @@ let package = Package(
         // What Swift cannot call directly: variadic ioctl, the EVIOC*/FBIO* request macros, signal
         // handlers, mallopt.
         .target(name: "CSysShims"),
+        // libjpeg(-turbo), Debian's libjpeg-dev, behind C wrappers: its errors must longjmp.
+        .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
 
         // libm: the standard library's rounding and sqrt call it when Foundation is not linked.
         .target(name: "SwellRaster", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "SwellJSON"),
         .target(name: "SwellDrawList", dependencies: ["SwellRaster", "SwellJSON"]),
-        .target(name: "SwellOutput", dependencies: ["SwellRaster", "CPNG"]),
+        .target(name: "SwellOutput", dependencies: ["SwellRaster", "CPNG", "CJPEG"]),
         .target(name: "SwellScenes", dependencies: ["SwellRaster", "SwellJSON"]),
         // Kiosk output: DRM/KMS and fbdev presenters, the VT console, evdev input, the frame loop.
         .target(name: "SwellKiosk", dependencies: ["SwellRaster", "CDRM", "CSysShims"]),
@@ -52,7 +55,8 @@ let package = Package(
         .testTarget(
             name: "SwellScenesTests", dependencies: ["SwellScenes", "SwellRaster", "SwellJSON", "SwellOutput"],
             exclude: ["Goldens"]),
-        .testTarget(name: "SwellCLITests", dependencies: ["swell", "SwellOutput", "SwellRaster", "SwellDrawList"]),
+        .testTarget(
+            name: "SwellCLITests", dependencies: ["swell", "SwellOutput", "SwellRaster", "SwellDrawList", "CJPEG"]),
         .testTarget(name: "SwellKioskTests", dependencies: ["SwellKiosk", "SwellRaster"]),
     ]
 )

@@ -1,3 +1,4 @@
+import CJPEG
 import Foundation
 import SwellOutput
 import SwellRaster
@@ -97,12 +98,20 @@ import Testing
         let folder = try temporaryFolder()
         let pictures = folder + "/pictures"
         try FileManager.default.createDirectory(atPath: pictures, withIntermediateDirectories: true)
-        for (name, colour) in [("a.png", UInt32(0xFF20_4080)), ("b.png", 0xFF80_4020), ("c.png", 0xFF40_8020)] {
+        // a and b are PNGs, c a JPEG (the slideshow reads both).
+        for (name, colour) in [("a.png", UInt32(0xFF20_4080)), ("b.png", 0xFF80_4020), ("c.jpg", 0xFF40_8020)] {
             let picture = PixelBuffer(width: 64, height: 48)
             for y in 0..<48 {
                 for x in 0..<64 { picture.surface.row(y)[x] = colour ^ UInt32((x * 7 + y * 13) & 0x0F) }
             }
-            try writePNG(picture.surface, to: pictures + "/" + name)
+            if name.hasSuffix(".jpg") {
+                var status = swell_jpeg_image()
+                #expect(
+                    swell_jpeg_write(
+                        pictures + "/" + name, picture.surface.base, picture.stride, 64, 48, 95, 0, &status) == 0)
+            } else {
+                try writePNG(picture.surface, to: pictures + "/" + name)
+            }
         }
         let whole = try Data(contentsOf: URL(fileURLWithPath: pictures + "/b.png"))
         try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: pictures + "/b.png"))
@@ -114,7 +123,7 @@ import Testing
         let run = try SwellProcess.run(arguments + ["-o", folder + "/frames"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("swell: skipping \(pictures)/b.png: PNG decoding failed"), "\(run.stderr)")
-        // Frame 6 (1.5 s) shows c, revealed in place of the broken b; frame 2 (0.5 s) shows a.
+        // Frame 6 (1.5 s) shows the JPEG c, revealed in place of the broken b; frame 2 (0.5 s) shows a.
         let first = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "/frames/frame-000002.raw")))
         let later = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "/frames/frame-000006.raw")))
         #expect(first[2] > 0x18 && first[2] < 0x28 && later[2] > 0x38 && later[2] < 0x48, "red of a, then c")
@@ -126,5 +135,35 @@ import Testing
             rejected.stderr.contains("$.parameters.folder: \(pictures)/d.png: not a readable PNG"), "\(rejected.stderr)"
         )
         #expect(!FileManager.default.fileExists(atPath: folder + "/rejected/manifest.json"))
+    }
+
+    /// `swell show` of a JPEG shot sideways (EXIF orientation 6): the memory presenter's picture
+    /// is the decoded, upright photo centred on the panel.
+    @Test func showPutsAnUprightJPEGOnTheDisplay() throws {
+        let folder = try temporaryFolder()
+        let stored = PixelBuffer(width: 48, height: 32)
+        for y in 0..<32 {
+            for x in 0..<48 { stored.surface.row(y)[x] = x < 16 ? 0xFFE0_2020 : 0xFF20_20E0 }
+        }
+        var status = swell_jpeg_image()
+        #expect(
+            swell_jpeg_write(folder + "/photo.jpg", stored.surface.base, stored.stride, 48, 32, 95, 6, &status) == 0)
+        let run = try SwellProcess.run([
+            "show", folder + "/photo.jpg", "--output", "memory", "--size", "40x60", "--save", folder + "/screen.png",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let screen = try readPNG(path: folder + "/screen.png")
+        let photo = try readJPEG(path: folder + "/photo.jpg")
+        #expect(photo.width == 32 && photo.height == 48)
+        // Centred: 4 px of black left and right, 6 above and below.
+        for y in 0..<60 {
+            for x in 0..<40 {
+                let inside = (4..<36).contains(x) && (6..<54).contains(y)
+                let expected = inside ? photo.surface.row(y - 6)[x - 4] : 0xFF00_0000
+                #expect(screen.surface.row(y)[x] == expected, "(\(x), \(y))")
+            }
+        }
+        // Turned clockwise: the stored left (red) third is now the top third.
+        #expect(photo.surface.row(2)[16] >> 16 & 0xFF > 0xC0 && photo.surface.row(40)[16] & 0xFF > 0xC0)
     }
 }

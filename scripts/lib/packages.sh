@@ -1,8 +1,8 @@
 # Sourced by the scripts: installs Debian packages that are missing, once, with apt-get.
 # The package groups each script needs are named here, so there is one list to keep current.
 
-# Building swell: pkg-config finds libpng and libdrm.
-SWELL_BUILD_PACKAGES=(pkg-config libpng-dev libdrm-dev)
+# Building swell: pkg-config finds libpng and libdrm; libjpeg reads the slideshow's photographs.
+SWELL_BUILD_PACKAGES=(pkg-config libpng-dev libdrm-dev libjpeg-dev)
 # The benchmark's reference renderer.
 SWELL_BENCH_PACKAGES=(libcairo2-dev)
 # The virtual kiosk: QEMU, a kernel with its modules, busybox for the guest, cpio and kmod to

@@ -14,9 +14,11 @@ import SwellRaster
 public struct SlideshowScene: Scene {
     public static let descriptor = SceneDescriptor(
         name: "slideshow",
-        summary: "PNG images from a folder, changing on tap or timer through a wave-mask reveal",
+        summary: "PNG and JPEG pictures from a folder, changing on tap or timer through a wave-mask reveal",
         parameters: [
-            .text("folder", "images", "folder of .png images, shown in name order (relative to the scene file)"),
+            .text(
+                "folder", "images",
+                "folder of .png/.jpg pictures, shown in name order (relative to the scene file)"),
             .number("interval", 5, in: 0...86400, "seconds between changes (0: taps only)"),
             .number("transition", 3, in: 0.01...600, "seconds of the wave-mask reveal (easeOut)"),
             .number("amplitude", 20, in: 0...10000, "height of the mask's waves, px"),

@@ -50,21 +50,23 @@ struct ImageFolderError: Error, CustomStringConvertible {
     let description: String
 }
 
-/// Every *.png in `folder`, in name order. Each file's header is checked now (so a folder with
-/// a file that is not a PNG, or is too large, fails at start-up with its name); the pixels are
+/// Every picture (*.png, *.jpg, *.jpeg) in `folder`, in name order. Each file's header is checked now (so a folder with
+/// a file that is not a PNG or JPEG, or is too large, fails at start-up with its name); the pixels are
 /// decoded only when the slideshow is about to show them. A file that fails then (truncated or
 /// replaced while running) is reported on standard error and skipped; the show goes on. The
 /// slideshow lists the folder again at each change, so pictures can be added and removed while
 /// it runs.
 func loadImageFolder(_ folder: String) throws -> SceneImages {
-    guard let names = pngNames(in: folder) else {
+    guard let names = pictureNames(in: folder) else {
         throw ImageFolderError(description: "cannot open image folder '\(folder)': \(String(cString: strerror(errno)))")
     }
-    guard !names.isEmpty else { throw ImageFolderError(description: "no .png images in folder '\(folder)'") }
+    guard !names.isEmpty else {
+        throw ImageFolderError(description: "no pictures (.png, .jpg, .jpeg) in folder '\(folder)'")
+    }
     let directory = folder.hasSuffix("/") ? folder : folder + "/"
     for name in names {
         do {
-            _ = try readPNGSize(path: directory + name)
+            _ = try readPictureSize(path: directory + name)
         } catch {
             throw ImageFolderError(description: error.description)
         }
@@ -73,18 +75,18 @@ func loadImageFolder(_ folder: String) throws -> SceneImages {
         names: names,
         decode: { name in
             do {
-                return try readPNG(path: directory + name)
+                return try readPicture(path: directory + name)
             } catch {
                 printError("swell: skipping \(error); the slideshow goes on without it")
                 throw error
             }
         },
-        relist: { pngNames(in: folder) })
+        relist: { pictureNames(in: folder) })
 }
 
-/// The names of the *.png files in `folder` (not hidden ones: rsync's and editors' temporary
-/// files start with a dot), sorted; nil if the folder cannot be read.
-func pngNames(in folder: String) -> [String]? {
+/// The names of the pictures in `folder` (*.png, *.jpg, *.jpeg, but not hidden ones: rsync's and
+/// editors' temporary files start with a dot), sorted; nil if the folder cannot be read.
+func pictureNames(in folder: String) -> [String]? {
     guard let directory = opendir(folder) else { return nil }
     defer { closedir(directory) }
     var names: [String] = []
@@ -92,7 +94,7 @@ func pngNames(in folder: String) -> [String]? {
         let name = withUnsafeBytes(of: entry.pointee.d_name) {
             String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
         }
-        if name.lowercased().hasSuffix(".png") && !name.hasPrefix(".") { names.append(name) }
+        if PictureFormat(fileName: name) != nil && !name.hasPrefix(".") { names.append(name) }
     }
     return names.sorted()
 }

@@ -5,9 +5,9 @@ import SwellRaster
 
 let showVerb = Verb(
     name: "show",
-    summary: "show a draw list or PNG fullscreen on the display until stopped",
+    summary: "show a draw list, PNG or JPEG fullscreen on the display until stopped",
     synopsis:
-        "FILE.json|FILE.png [--output auto|drm|fbdev|memory] [--device PATH] [--connector NAME] [--mode WxH[@HZ]] "
+        "FILE.json|FILE.png|FILE.jpg [--output auto|drm|fbdev|memory] [--device PATH] [--connector NAME] [--mode WxH[@HZ]] "
         + "[--rotate 0|90|180|270] [--seconds S]",
     details: """
         Puts one picture on the display through DRM/KMS (or fbdev) and holds it until SIGTERM,
@@ -28,7 +28,7 @@ let showVerb = Verb(
 
 private func runShow(_ arguments: ParsedArguments) throws -> Int32 {
     guard arguments.positional.count == 1 else {
-        throw CommandFailure(ExitStatus.usage, "expected one file to show (a draw list .json or a .png)")
+        throw CommandFailure(ExitStatus.usage, "expected one file to show (a draw list .json, a .png or a .jpg)")
     }
     let path = arguments.positional[0]
     var options = try outputOptions(arguments)
@@ -67,11 +67,11 @@ private func runShow(_ arguments: ParsedArguments) throws -> Int32 {
     return ExitStatus.success
 }
 
-/// A draw list rendered at its own size, or a PNG.
+/// A draw list rendered at its own size, or a PNG or JPEG (turned upright).
 private func loadPicture(_ path: String) throws -> PixelBuffer {
-    if path.lowercased().hasSuffix(".png") {
+    if PictureFormat(fileName: path) != nil {
         do {
-            return try readPNG(path: path)
+            return try readPicture(path: path)
         } catch {
             throw CommandFailure(error.isMissingInput ? ExitStatus.noInput : ExitStatus.dataError, error.description)
         }

@@ -1,0 +1,77 @@
+import CJPEG
+import SwellRaster
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Checks that `path` is a JPEG that `readJPEG` accepts, reading only its header, and returns
+/// the size it is shown at (after its EXIF orientation: a portrait photo stored sideways reports
+/// its upright size).
+public func readJPEGSize(path: String) throws(OutputError) -> (width: Int, height: Int) {
+    let image = try jpegHeader(path: path)
+    return image.orientation >= 5
+        ? (Int(image.height), Int(image.width)) : (Int(image.width), Int(image.height))
+}
+
+/// Reads a JPEG (colour or grey; baseline or progressive) into an XRGB8888 buffer, turned upright
+/// as its EXIF orientation says (cameras and phones store portrait photos sideways and set it).
+/// A file that is cut short or corrupt is an error, not a picture with grey rows.
+public func readJPEG(path: String) throws(OutputError) -> PixelBuffer {
+    var image = try jpegHeader(path: path)
+    let stored = PixelBuffer(width: Int(image.width), height: Int(image.height))
+    guard swell_jpeg_decode(path, stored.surface.base, stored.stride, &image) == 0 else {
+        throw OutputError(path: path, reason: "JPEG decoding failed: \(message(of: image))")
+    }
+    return upright(stored, orientation: Int(image.orientation))
+}
+
+/// The header of `path`, with its sides checked against the same 1...16384 as PNGs.
+private func jpegHeader(path: String) throws(OutputError) -> swell_jpeg_image {
+    var image = swell_jpeg_image()
+    guard swell_jpeg_read_header(path, &image) == 0 else {
+        let missing = access(path, R_OK) != 0
+        throw OutputError(
+            path: path,
+            reason: missing
+                ? "cannot read: \(String(cString: strerror(errno)))" : "not a readable JPEG: \(message(of: image))",
+            isMissingInput: missing)
+    }
+    guard (1...16384).contains(Int(image.width)), (1...16384).contains(Int(image.height)) else {
+        throw OutputError(path: path, reason: "image is \(image.width)x\(image.height); sides must be 1...16384")
+    }
+    return image
+}
+
+private func message(of image: swell_jpeg_image) -> String {
+    var copy = image.message
+    return withUnsafeBytes(of: &copy) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+}
+
+/// `stored` turned as EXIF orientation `orientation` (1...8) says: the pixel shown at (x, y)
+/// comes from the stored one given by the tag's meaning (2 mirrored, 3 turned 180°, 4 flipped,
+/// 5 transposed, 6 to be turned 90° clockwise, 7 transversed, 8 to be turned 90° anticlockwise).
+func upright(_ stored: PixelBuffer, orientation: Int) -> PixelBuffer {
+    guard (2...8).contains(orientation) else { return stored }
+    let w = stored.width
+    let h = stored.height
+    let sideways = orientation >= 5
+    let shown = sideways ? PixelBuffer(width: h, height: w) : PixelBuffer(width: w, height: h)
+    for y in 0..<shown.height {
+        let row = shown.surface.row(y)
+        for x in 0..<shown.width {
+            let (sx, sy): (Int, Int)
+            switch orientation {
+            case 2: (sx, sy) = (w - 1 - x, y)
+            case 3: (sx, sy) = (w - 1 - x, h - 1 - y)
+            case 4: (sx, sy) = (x, h - 1 - y)
+            case 5: (sx, sy) = (y, x)
+            case 6: (sx, sy) = (y, h - 1 - x)
+            case 7: (sx, sy) = (w - 1 - y, h - 1 - x)
+            default: (sx, sy) = (w - 1 - y, x)
+            }
+            row[x] = stored.surface.row(sy)[sx]
+        }
+    }
+    return shown
+}
