@@ -55,22 +55,27 @@ func upright(_ stored: PixelBuffer, orientation: Int) -> PixelBuffer {
     guard (2...8).contains(orientation) else { return stored }
     let w = stored.width
     let h = stored.height
-    let sideways = orientation >= 5
-    let shown = sideways ? PixelBuffer(width: h, height: w) : PixelBuffer(width: w, height: h)
+    // The stored (column, row) of shown (x, y) is (column0 + x·dcx + y·dcy, row0 + x·drx + y·dry).
+    let (column0, dcx, dcy, row0, drx, dry): (Int, Int, Int, Int, Int, Int) =
+        switch orientation {
+        case 2: (w - 1, -1, 0, 0, 0, 1)
+        case 3: (w - 1, -1, 0, h - 1, 0, -1)
+        case 4: (0, 1, 0, h - 1, 0, -1)
+        case 5: (0, 0, 1, 0, 1, 0)
+        case 6: (0, 0, 1, h - 1, -1, 0)
+        case 7: (w - 1, 0, -1, h - 1, -1, 0)
+        default: (w - 1, 0, -1, 0, 1, 0)
+        }
+    let shown = orientation >= 5 ? PixelBuffer(width: h, height: w) : PixelBuffer(width: w, height: h)
+    let words = stored.stride / 4
+    let base = stored.surface.base.assumingMemoryBound(to: UInt32.self)
+    let step = drx * words + dcx
     for y in 0..<shown.height {
         let row = shown.surface.row(y)
+        var index = (row0 + y * dry) * words + column0 + y * dcy
         for x in 0..<shown.width {
-            let (sx, sy): (Int, Int)
-            switch orientation {
-            case 2: (sx, sy) = (w - 1 - x, y)
-            case 3: (sx, sy) = (w - 1 - x, h - 1 - y)
-            case 4: (sx, sy) = (x, h - 1 - y)
-            case 5: (sx, sy) = (y, x)
-            case 6: (sx, sy) = (y, h - 1 - x)
-            case 7: (sx, sy) = (w - 1 - y, h - 1 - x)
-            default: (sx, sy) = (w - 1 - y, x)
-            }
-            row[x] = stored.surface.row(sy)[sx]
+            row[x] = base[index]
+            index += step
         }
     }
     return shown

@@ -126,4 +126,56 @@ import Testing
         scaleImageToFill(grey.surface, into: small.surface)
         for y in 0..<5 { for x in 0..<7 { #expect(small.surface.pixel(x: x, y: y) == 0xFF80_8080) } }
     }
+
+    /// Shrinking averages the exact area under each output pixel. Reference: for every output
+    /// pixel, the overlap area of its footprint with each source pixel (two-dimensional, in
+    /// Double, no taps or separation), over noise so every weight shows.
+    @Test(arguments: [(53, 37, 17, 9), (640, 480, 97, 73), (61, 200, 30, 29), (33, 33, 32, 31)])
+    func shrinkingAveragesTheExactAreaUnderEachPixel(
+        _ sourceWidth: Int, _ sourceHeight: Int, _ width: Int, _ height: Int
+    ) {
+        let source = PixelBuffer(width: sourceWidth, height: sourceHeight)
+        var state: UInt32 = 2_463_534_242
+        for y in 0..<sourceHeight {
+            for x in 0..<sourceWidth {
+                state ^= state << 13
+                state ^= state >> 17
+                state ^= state << 5
+                source.surface.row(y)[x] = 0xFF00_0000 | state & 0xFF_FFFF
+            }
+        }
+        let out = PixelBuffer(width: width, height: height)
+        scaleImageToFill(source.surface, into: out.surface)
+        let scale = max(Double(width) / Double(sourceWidth), Double(height) / Double(sourceHeight))
+        let offsetX = (Double(sourceWidth) * scale - Double(width)) / 2
+        let offsetY = (Double(sourceHeight) * scale - Double(height)) / 2
+        var largest = 0
+        for j in 0..<height {
+            for i in 0..<width {
+                let x0 = (Double(i) + offsetX) / scale
+                let x1 = (Double(i + 1) + offsetX) / scale
+                let y0 = (Double(j) + offsetY) / scale
+                let y1 = (Double(j + 1) + offsetY) / scale
+                var sum = [0.0, 0.0, 0.0]
+                var area = 0.0
+                for sy in max(0, Int(y0) - 1)..<min(sourceHeight, Int(y1) + 2) {
+                    for sx in max(0, Int(x0) - 1)..<min(sourceWidth, Int(x1) + 2) {
+                        let w = max(0, min(x1, Double(sx + 1)) - max(x0, Double(sx)))
+                        let h = max(0, min(y1, Double(sy + 1)) - max(y0, Double(sy)))
+                        let p = source.surface.row(sy)[sx]
+                        for (c, shift) in [16, 8, 0].enumerated() {
+                            sum[c] += w * h * Double(p >> UInt32(shift) & 0xFF)
+                        }
+                        area += w * h
+                    }
+                }
+                let got = out.surface.row(j)[i]
+                #expect(got >> 24 == 0xFF)
+                for (c, shift) in [16, 8, 0].enumerated() {
+                    largest = max(largest, abs(Int(got >> UInt32(shift) & 0xFF) - Int((sum[c] / area).rounded())))
+                }
+            }
+        }
+        #expect(largest <= 1, "largest channel difference \(largest) from the exact area average")
+    }
 }
