@@ -1,8 +1,8 @@
 // Typed wrappers for what Swift cannot call itself: ioctl is variadic and the request numbers
 // (FBIO*, KD*, EVIOC*) are function-like macros. Signal handlers live here too, because only
 // async-signal-safe C belongs in a handler, and mallopt, because <malloc.h> is not in the Glibc
-// module. Every function returns 0 on success and -1 with
-// errno set on failure, like the syscall it wraps.
+// module. Every function returns 0 on success and -1 on failure (with errno set, like the
+// syscall it wraps, where there is one).
 #ifndef SWELL_CSYSSHIMS_H
 #define SWELL_CSYSSHIMS_H
 
