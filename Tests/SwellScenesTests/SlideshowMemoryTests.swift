@@ -9,7 +9,8 @@ import Testing
     /// Pictures of one colour each (picture i is `colour(i)`), whose decoder records every call
     /// (it also runs on the slideshow's background queue, hence the lock) and fails for `broken`.
     final class CountingPictures: @unchecked Sendable {
-        private var mutex = pthread_mutex_t()
+        // On the heap: a pthread mutex must not move, which a Swift property passed inout may.
+        private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         private var calls: [Int] = []
         private var names: [String]
         let broken: Set<Int>
@@ -19,14 +20,14 @@ import Testing
         init(count: Int, broken: Set<Int> = [], listed: [Int]? = nil) {
             self.broken = broken
             names = (listed ?? Array(0..<count)).map { SceneImages.positionName($0) }
-            pthread_mutex_init(&mutex, nil)
+            pthread_mutex_init(mutex, nil)
         }
 
         static func colour(_ index: Int) -> UInt32 { 0xFF00_0000 | UInt32(index * 20 + 10) << 16 | 0x40 }
 
         private func locked<T>(_ body: () -> T) -> T {
-            pthread_mutex_lock(&mutex)
-            defer { pthread_mutex_unlock(&mutex) }
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
             return body()
         }
 
