@@ -172,9 +172,14 @@ import Testing
         for time in [0.0, 1.0, 2.5, 10.0] {
             #expect(shown(&fixed, at: time) == (CountingPictures.colour(0), nil), "t = \(time)")
         }
-        #expect(fixed.isIdle(at: 10), "a fixed single picture never changes")
-        var listed = slideshow(CountingPictures(count: 2, listed: [0]), changing: true)
+        #expect(fixed.isIdle(at: 10.5) && fixed.nextWake(after: 10.5) == 11, "still, until its next tick")
+        let pictures2 = CountingPictures(count: 2, listed: [0])
+        var listed = slideshow(pictures2, changing: true)
         #expect(shown(&listed, at: 0) == (CountingPictures.colour(0), nil))
-        #expect(!listed.isIdle(at: 0.5), "a folder listed again may gain pictures: its timer must run")
+        #expect(listed.isIdle(at: 0.5) && listed.nextWake(after: 0.5) == 1, "asleep until the folder is listed again")
+        pictures2.list([0, 1])
+        #expect(!listed.isIdle(at: 1), "the tick is due")
+        #expect(shown(&listed, at: 1.25) == (CountingPictures.colour(0), CountingPictures.colour(1)))
+        #expect(!listed.isIdle(at: 1.3), "revealing the picture added to the folder")
     }
 }

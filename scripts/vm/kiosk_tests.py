@@ -456,7 +456,16 @@ def suite_for(device, width, height, extra, stop_signal):
             return False, "no report of the truncated picture: " + " | ".join(lines[-4:])
         if exit_status != 0:
             return False, f"exit status {exit_status}: " + " | ".join(lines[-4:])
-        return True, f"'{ready}'; screens: {order}; '{skipped}'; SIGTERM → exit 0"
+        # Between reveals (0.3 s of every 2 s) the picture stands still and nothing is drawn.
+        frames_line = next((l for l in lines if re.search(r"swell: \d+ frames in", l)), "")
+        match = re.search(r"swell: (\d+) frames in ([\d.]+) ms", frames_line)
+        if not match:
+            return False, "no frame count: " + " | ".join(lines[-4:])
+        rate = int(match.group(1)) / (float(match.group(2)) / 1000)
+        if rate > 25:
+            return False, f"'{frames_line}': {rate:.0f} frames/s; a still slideshow must sleep between reveals"
+        return True, (f"'{ready}'; screens: {order}; '{skipped}'; '{frames_line}' ({rate:.1f} frames/s: "
+                      "asleep between reveals); SIGTERM → exit 0")
 
     def bench_drm():
         """`swell bench` through the DRM presenter: render, present (copy + flip) and total rows."""

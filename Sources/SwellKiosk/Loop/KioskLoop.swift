@@ -14,8 +14,10 @@ public enum LoopEnd: Sendable, Equatable {
 /// restore whatever ends it.
 ///
 /// While the scene is animating it renders a frame per refresh (`present()` paces). When the scene
-/// says it is idle and nothing is touching, the loop sleeps in `poll` on the input devices and the
-/// signal pipe — no timers, no CPU — until a touch, a hotplug or a stop signal wakes it.
+/// says it is idle and nothing is touching, the loop draws one more frame (the settled picture,
+/// in case the last one was drawn a moment before the animation ended) and then sleeps in `poll`
+/// on the input devices and the signal pipe — no CPU — until a touch, a hotplug, a stop signal
+/// or the scene's own next timer (`wakeIn`) wakes it.
 public final class KioskLoop {
     public let presenter: any Presenter
     public let input: InputMonitor?
@@ -38,6 +40,7 @@ public final class KioskLoop {
     ///   - render: draws the frame for `time` (seconds since the loop started) into the surface.
     ///   - handle: receives each touch event before the frame it affects is rendered.
     ///   - isIdle: whether the picture at `time` would be the same as the last one shown, so no frame is needed.
+    ///   - wakeIn: while idle, the seconds until the scene moves by itself (nil: only input moves it).
     ///   - shown: called once, after the first frame is on the display.
     /// The presenter and console are restored before this returns or throws.
     public func run(
@@ -46,12 +49,15 @@ public final class KioskLoop {
         render: (Double, PixelSurface) -> Void,
         handle: (TouchEvent) -> Void = { _ in },
         isIdle: (Double) -> Bool = { _ in false },
+        wakeIn: () -> Double? = { nil },
         shown: () -> Void = {}
     ) throws(KioskError) -> LoopEnd {
         defer { restore() }
         let start = monotonicSeconds()
         let deadline = seconds.map { start + $0 }
         var frameNeeded = true
+        // The last frame was drawn while the scene was moving: one more once it is idle.
+        var settling = false
         var firstShown = false
         var frames = 0
         while true {
@@ -64,10 +70,12 @@ public final class KioskLoop {
                 frameNeeded = true
             }
             let time = monotonicSeconds() - start
-            if frameNeeded || !isIdle(time) {
+            let idle = isIdle(time)
+            if frameNeeded || !idle || settling {
                 render(time, presenter.shadow.surface)
                 try presenter.present()
                 frameNeeded = false
+                settling = !idle
                 frames += 1
                 if !firstShown {
                     firstShown = true
@@ -76,8 +84,12 @@ public final class KioskLoop {
                 if let maximumFrames, frames >= maximumFrames { return .frameLimit }
                 continue
             }
-            // Idle: sleep until input, a hotplug, a signal or the time limit.
+            // Idle: sleep until input, a hotplug, a signal, the scene's timer or the time limit.
             var timeout: Double? = input?.maximumSleep
+            if let wake = wakeIn() {
+                let left = max(0, wake)
+                timeout = min(timeout ?? left, left)
+            }
             if let deadline {
                 let left = max(0, deadline - monotonicSeconds())
                 timeout = min(timeout ?? left, left)

@@ -36,6 +36,14 @@ public final class ScenePlayer {
         layers.allSatisfy { $0.isIdle(at: time) }
     }
 
+    /// The earliest time a layer's timer moves it again (nil: only input moves the layers).
+    public func nextWake(after time: Double) -> Double? {
+        layers.reduce(nil) { earliest, layer in
+            guard let wake = layer.nextWake(after: time) else { return earliest }
+            return min(earliest ?? wake, wake)
+        }
+    }
+
     /// Draws the frame at `time` into `surface` (every pixel is written).
     public func render(at time: Double, into surface: PixelSurface) {
         ops.removeAll(keepingCapacity: true)

@@ -13,9 +13,17 @@ public protocol Scene {
     /// Appends the frame at `time` to `ops`. May update internal state that depends only on
     /// time (trimming expired ripples, timers), which is why it is mutating.
     mutating func render(at time: Double, size: FrameSize, into ops: inout [SceneOp])
-    /// True when nothing moves at `time` and nothing will until the next input: a runner may
-    /// stop drawing and sleep until input arrives.
+    /// True when nothing moves at `time` and nothing will until the next input or `nextWake`: a
+    /// runner may stop drawing and sleep until then.
     func isIdle(at time: Double) -> Bool
+    /// While idle, the time at which the scene moves again by itself (a timer: the slideshow's
+    /// next picture), or nil when only input moves it. A runner that sleeps while idle wakes then.
+    func nextWake(after time: Double) -> Double?
+}
+
+extension Scene {
+    /// Scenes without timers are moved only by input.
+    public func nextWake(after time: Double) -> Double? { nil }
 }
 
 extension Color {

@@ -163,10 +163,13 @@ public struct SlideshowScene: Scene {
         mask.close()
     }
 
+    /// Idle between changes: the picture stands still until the timer (`nextWake`) or a tap, so a
+    /// kiosk draws nothing then (it used to redraw the same picture every refresh).
     public func isIdle(at time: Double) -> Bool {
-        // A folder listed again at each change may gain pictures: its timer keeps running.
-        if interval > 0 && (names.count > 1 || relist != nil) { return false }
+        if time >= nextTimer { return false }  // a change is due
         guard let start = transitionStart else { return true }
         return time >= start + transition
     }
+
+    public func nextWake(after time: Double) -> Double? { nextTimer.isFinite ? nextTimer : nil }
 }

@@ -79,7 +79,10 @@ public struct WaveScene: Scene {
         ops.append(.draw(DrawCommand(.waveFill(wave), color: color)))
     }
 
+    /// Idle between changes (the wave stands still until the timer, `nextWake`, or a tap).
     public func isIdle(at time: Double) -> Bool {
-        interval == 0 && !amplitude.isAnimating(at: time) && !frequency.isAnimating(at: time)
+        time < nextTimer && !amplitude.isAnimating(at: time) && !frequency.isAnimating(at: time)
     }
+
+    public func nextWake(after time: Double) -> Double? { nextTimer.isFinite ? nextTimer : nil }
 }

@@ -12,8 +12,8 @@ let runVerb = Verb(
         Takes the display over (DRM/KMS page flips, else /dev/fb0), puts the VT in graphics mode,
         and runs a built-in scene (see 'swell scenes') or a scene file (see examples/) at the
         display's size, with touches and clicks from every evdev touch screen, tablet or mouse.
-        While the scene is idle (an empty ripple pond) nothing is drawn and the process sleeps until
-        input arrives. SIGTERM, SIGINT or SIGHUP (or --seconds) stops it and gives the console back.
+        While the scene is idle (an empty ripple pond, a slideshow between pictures) nothing is drawn
+        and the process sleeps until input arrives or the scene's next timer. SIGTERM, SIGINT or SIGHUP (or --seconds) stops it and gives the console back.
         Once the first frame is on screen it prints 'swell: running SCENE on card0 Virtual-1
         1920x1080@60 (drm)'; at the end it prints the frames shown and the frame rate.
         --input replays a touch script (touches/1, see examples/input/) in real time, on top of
@@ -63,6 +63,10 @@ private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
             isIdle: { time in
                 // A pending scripted touch keeps the loop drawing until it has been delivered.
                 nextScripted >= script.count && player.isIdle(at: monotonicSeconds() - start)
+            },
+            wakeIn: {
+                let now = monotonicSeconds() - start
+                return player.nextWake(after: now).map { $0 - now }
             },
             shown: { printNow("swell: running \(label) on \(presenter.display.description)") })
     } catch {
