@@ -178,4 +178,29 @@ import Testing
         }
         #expect(largest <= 1, "largest channel difference \(largest) from the exact area average")
     }
+
+    /// Fitting shows the whole picture, centred, with bars of the background colour: the bars are
+    /// exact, and the picture's rectangle holds what filling a buffer of its size gives.
+    @Test(arguments: [(40, 20, 64, 48, 0, 8, 64, 32), (20, 40, 64, 48, 20, 0, 24, 48), (64, 48, 64, 48, 0, 0, 64, 48)])
+    func fitShowsTheWholePictureBetweenBars(
+        _ sw: Int, _ sh: Int, _ dw: Int, _ dh: Int, _ left: Int, _ top: Int, _ width: Int, _ height: Int
+    ) {
+        let picture = PixelBuffer(width: sw, height: sh)
+        for y in 0..<sh {
+            for x in 0..<sw {
+                picture.surface.row(y)[x] = 0xFF00_0000 | UInt32(x * 6) << 16 | UInt32(y * 6) << 8 | 0x40
+            }
+        }
+        let out = PixelBuffer(width: dw, height: dh)
+        scaleImageToFit(picture.surface, into: out.surface, background: 0xFF12_3456)
+        let alone = PixelBuffer(width: width, height: height)
+        scaleImageToFill(picture.surface, into: alone.surface)
+        for y in 0..<dh {
+            for x in 0..<dw {
+                let inside = (left..<left + width).contains(x) && (top..<top + height).contains(y)
+                let expected = inside ? alone.surface.row(y - top)[x - left] : 0xFF12_3456
+                #expect(out.surface.row(y)[x] == expected, "(\(x), \(y))")
+            }
+        }
+    }
 }

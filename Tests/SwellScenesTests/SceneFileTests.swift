@@ -95,6 +95,8 @@ import Testing
                 case (.integer(let range), .number(let n)):
                     #expect(range.contains(Int(n)), "\(scene.name).\(parameter.name)")
                 case (.color, .color), (.bool, .bool), (.text, .text): break
+                case (.choice(let options), .text(let word)):
+                    #expect(options.contains(word), "\(scene.name).\(parameter.name)")
                 default: Issue.record("\(scene.name).\(parameter.name): default of the wrong kind")
                 }
             }

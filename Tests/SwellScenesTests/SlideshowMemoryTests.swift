@@ -182,4 +182,34 @@ import Testing
         #expect(shown(&listed, at: 1.25) == (CountingPictures.colour(0), CountingPictures.colour(1)))
         #expect(!listed.isIdle(at: 1.3), "revealing the picture added to the folder")
     }
+
+    /// `"fit": "fit"` shows the whole picture between bars of the background colour; the default
+    /// fills the screen.
+    @Test func fitShowsTheWholePictureWithBackgroundBars() throws {
+        let wide = PixelBuffer(width: 40, height: 20)
+        for y in 0..<20 {
+            for x in 0..<40 { wide.surface.row(y)[x] = 0xFF20_C040 }
+        }
+        func frame(_ parameters: String) throws -> PixelBuffer {
+            let player = try loadSceneFile(
+                bytes: Array(#"{"scene": "slideshow", "parameters": {"#.utf8) + Array(parameters.utf8)
+                    + Array("}}".utf8),
+                name: "fit.json"
+            ) { _ in SceneImages([wide]) }
+            let out = PixelBuffer(width: 64, height: 48)
+            player.render(at: 0, into: out.surface)
+            return out
+        }
+        let fitted = try frame(##""fit": "fit", "background": "#102030""##)
+        #expect(fitted.surface.row(2)[30] == 0xFF10_2030 && fitted.surface.row(45)[30] == 0xFF10_2030, "bars")
+        #expect(fitted.surface.row(24)[30] == 0xFF20_C040 && fitted.surface.row(24)[1] == 0xFF20_C040, "picture")
+        let filled = try frame(##""fit": "fill", "background": "#102030""##)
+        #expect(filled.surface.row(2)[30] == 0xFF20_C040, "no bars when filling")
+        do {
+            _ = try frame(#""fit": "stretch""#)
+            Issue.record("accepted an unknown fit")
+        } catch {
+            #expect("\(error)".contains(#"$.parameters.fit: expected one of "fill", "fit", got "stretch""#), "\(error)")
+        }
+    }
 }

@@ -202,6 +202,10 @@ func parseParameter(_ field: JSONField, _ spec: ParameterSpec) throws(JSONFieldE
         let text = try field.string()
         guard !text.isEmpty else { throw field.failure("expected a non-empty string") }
         return .text(text)
+    case .choice(let options):
+        let text = try field.string()
+        guard options.contains(text) else { throw field.failure("expected \(spec.allowed), got \"\(text)\"") }
+        return .text(text)
     }
 }
 

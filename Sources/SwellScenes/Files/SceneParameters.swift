@@ -7,6 +7,8 @@ public enum ParameterKind: Equatable, Sendable {
     case color
     case bool
     case text
+    /// One of these words.
+    case choice([String])
 }
 
 public enum ParameterValue: Equatable, Sendable {
@@ -50,6 +52,11 @@ public struct ParameterSpec: Sendable {
         Self(name, .text, .text(value), help)
     }
 
+    public static func choice(_ name: String, _ value: String, of options: [String], _ help: String) -> Self {
+        precondition(options.contains(value), "the default of \(name) must be one of its options")
+        return Self(name, .choice(options), .text(value), help)
+    }
+
     /// What is allowed, for listings and error messages.
     public var allowed: String {
         switch kind {
@@ -58,6 +65,7 @@ public struct ParameterSpec: Sendable {
         case .color: "a colour \"#RRGGBB\" or \"#RRGGBBAA\""
         case .bool: "true or false"
         case .text: "a string"
+        case .choice(let options): "one of " + options.map { "\"\($0)\"" }.joined(separator: ", ")
         }
     }
 

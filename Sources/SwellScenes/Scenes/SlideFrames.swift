@@ -21,6 +21,8 @@ final class SlideFrames: @unchecked Sendable {
     // and written only under `mutex`. (Synchronization's Mutex would want the frames,
     // PixelBuffers, to be Sendable, which the raster module does not promise.)
     private let decode: (String) throws -> PixelBuffer
+    /// Scales a decoded picture into a frame-sized buffer (to fill, or to fit with bars).
+    private let place: (PixelSurface, PixelSurface) -> Void
     private let queue = DispatchQueue(label: "swell.slideshow.decode")
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private var state = State()
@@ -43,8 +45,12 @@ final class SlideFrames: @unchecked Sendable {
         func wants(_ name: String) -> Bool { wanted.0 == name || wanted.1 == name || wanted.2 == name }
     }
 
-    init(decode: @escaping (String) throws -> PixelBuffer) {
+    init(
+        decode: @escaping (String) throws -> PixelBuffer,
+        place: @escaping (PixelSurface, PixelSurface) -> Void = { scaleImageToFill($0, into: $1) }
+    ) {
         self.decode = decode
+        self.place = place
         // Three wanted frames plus one demanded while a broken picture is skipped: no growth later.
         state.slots.reserveCapacity(4)
         state.failed.reserveCapacity(4)
@@ -122,7 +128,7 @@ final class SlideFrames: @unchecked Sendable {
         do {
             let picture = try decode(name)
             let buffer = PixelBuffer(width: size.width, height: size.height)
-            scaleImageToFill(picture.surface, into: buffer.surface)
+            place(picture.surface, buffer.surface)
             fitted = buffer
         } catch {
             fitted = nil

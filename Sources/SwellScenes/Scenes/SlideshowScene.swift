@@ -23,7 +23,10 @@ public struct SlideshowScene: Scene {
             .number("transition", 3, in: 0.01...600, "seconds of the wave-mask reveal (easeOut)"),
             .number("amplitude", 20, in: 0...10000, "height of the mask's waves, px"),
             .number("wavelength", 300, in: 1...100_000, "length of one wave of the mask's edges, px"),
-            .color("background", "#000000", "shown when there are no images"),
+            .choice(
+                "fit", "fill", of: ["fill", "fit"],
+                "fill: cover the screen, cropping what overflows; fit: the whole picture, with background bars"),
+            .color("background", "#000000", "the bars around pictures that fit, and the screen when none decodes"),
         ],
         make: { settings, images in SlideshowScene(settings, images: images) })
 
@@ -47,7 +50,12 @@ public struct SlideshowScene: Scene {
 
     public init(_ settings: SceneSettings, images: SceneImages) {
         background = settings.color("background")
-        frames = SlideFrames(decode: images.decode)
+        if settings.text("fit") == "fit" {
+            let bars = settings.color("background").opaquePixel
+            frames = SlideFrames(decode: images.decode) { scaleImageToFit($0, into: $1, background: bars) }
+        } else {
+            frames = SlideFrames(decode: images.decode)
+        }
         relist = images.relist
         names = images.names
         current = images.names.first

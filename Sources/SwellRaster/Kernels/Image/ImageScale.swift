@@ -24,6 +24,33 @@ public func scaleImageToFill(_ source: PixelSurface, into destination: PixelSurf
     }
 }
 
+/// Scales `source` to fit inside `destination` keeping its aspect ratio, centred, the rest of
+/// `destination` filled with `background`: the whole picture shows (a poster's edges are not
+/// cropped), with bars above and below or left and right.
+public func scaleImageToFit(_ source: PixelSurface, into destination: PixelSurface, background: UInt32) {
+    let scale = min(
+        Double(destination.width) / Double(source.width), Double(destination.height) / Double(source.height))
+    let width = min(destination.width, max(1, Int((Double(source.width) * scale).rounded())))
+    let height = min(destination.height, max(1, Int((Double(source.height) * scale).rounded())))
+    let left = (destination.width - width) / 2
+    let top = (destination.height - height) / 2
+    for y in 0..<destination.height {
+        let row = destination.row(y)
+        if y < top || y >= top + height {
+            row.update(repeating: background, count: destination.width)
+        } else {
+            row.update(repeating: background, count: left)
+            (row + left + width).update(repeating: background, count: destination.width - left - width)
+        }
+    }
+    // The picture's rectangle as a surface of its own (same rows, offset base): filling it
+    // crops at most a rounding pixel.
+    let inner = PixelSurface(
+        base: destination.base + top * destination.stride + left * 4, width: width, height: height,
+        stride: destination.stride, owner: destination.owner)
+    scaleImageToFill(source, into: inner)
+}
+
 /// The source pixels under each output pixel along one axis: output i covers source
 /// [(i + offset)/scale, (i + 1 + offset)/scale), each source pixel weighted by its overlap,
 /// the weights of an output summing to 1. Output i's taps are `first[i]`, `first[i] + 1`, …,
