@@ -97,6 +97,8 @@ static int begin(const char *path, struct jpeg_decompress_struct *info, struct s
     return 0;
 }
 
+// Each entry point repeats its setjmp block: setjmp cannot move into a helper, whose frame would
+// be gone when libjpeg longjmps to it.
 int swell_jpeg_read_header(const char *path, swell_jpeg_image *image) {
     struct jpeg_decompress_struct info;
     struct strict_errors errors;
