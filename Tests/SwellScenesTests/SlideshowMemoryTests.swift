@@ -120,6 +120,19 @@ import Testing
         #expect(pictures.decoded.filter { $0 == 1 }.count == 2, "tried again in the second turn")
     }
 
+    /// The decoder ahead passes over a broken next picture to the one after it, so the change
+    /// reveals that one without waiting for a decode.
+    @Test func aBrokenNextPictureIsPassedOverAheadOfTheChange() {
+        let pictures = CountingPictures(count: 4, broken: [1])
+        var scene = slideshow(pictures)
+        #expect(shown(&scene, at: 0.5) == (CountingPictures.colour(0), nil))
+        #expect(scene.heldFrames == 2, "the picture shown and the one after the broken one")
+        #expect(pictures.decoded == [0, 1, 2])
+        #expect(shown(&scene, at: 1.25) == (CountingPictures.colour(0), CountingPictures.colour(2)))
+        #expect(pictures.decoded.filter { $0 == 2 }.count == 1, "not decoded again at the change")
+        #expect(pictures.decoded.filter { $0 == 1 }.count == 1)
+    }
+
     @Test func withNoPictureThatDecodesTheBackgroundShows() {
         let pictures = CountingPictures(count: 3, broken: [0, 1, 2])
         var scene = slideshow(pictures)

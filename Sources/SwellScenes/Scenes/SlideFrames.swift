@@ -87,14 +87,39 @@ final class SlideFrames: @unchecked Sendable {
         }
     }
 
-    /// Starts decoding picture `name` in the background unless it is held, queued or broken.
-    func prefetch(_ name: String) {
+    /// Whether picture `name` failed to decode since the wanted set last changed.
+    func hasFailed(_ name: String) -> Bool { withLock { state in state.failed.contains(name) } }
+
+    /// Starts decoding picture `name` in the background unless it is held, queued or broken. If it
+    /// turns out broken, the pictures after it in `order` are tried in turn (never `current`), the
+    /// first that decodes taking its place as the third wanted frame: a broken next picture does
+    /// not make the change wait for the decoder.
+    func prefetch(_ name: String, order: [String], current: String?) {
         let start = withLock { state in
             guard !state.failed.contains(name), !state.holds(name) else { return false }
             state.slots.append(Slot(name: name, frame: nil))
             return true
         }
-        if start { queue.async { self.load(name, demanded: false) } }
+        if start { queue.async { self.prefetchChain(from: name, order: order, current: current) } }
+    }
+
+    private func prefetchChain(from first: String, order: [String], current: String?) {
+        var name = first
+        for _ in 0..<order.count {
+            load(name, demanded: false)
+            guard hasFailed(name), let index = order.firstIndex(of: name) else { return }
+            let next = order[(index + 1) % order.count]
+            guard next != current, next != first else { return }
+            let proceed = withLock { state in
+                // Only while the slideshow still wants the broken one next.
+                guard state.wanted.2 == name, !state.holds(next), !state.failed.contains(next) else { return false }
+                state.wanted.2 = next
+                state.slots.append(Slot(name: next, frame: nil))
+                return true
+            }
+            guard proceed else { return }
+            name = next
+        }
     }
 
     /// Picture `name` scaled to the current size: held, waited for if the background queue has
@@ -107,9 +132,11 @@ final class SlideFrames: @unchecked Sendable {
         return withLock { state in state.slots.first { $0.name == name }?.frame }
     }
 
-    /// How many scaled frames are held now (for tests and diagnostics).
+    /// How many scaled frames are held once the background work queued so far is done (for tests
+    /// and diagnostics).
     var heldFrames: Int {
-        withLock { state in state.slots.reduce(0) { $0 + ($1.frame == nil ? 0 : 1) } }
+        queue.sync {}
+        return withLock { state in state.slots.reduce(0) { $0 + ($1.frame == nil ? 0 : 1) } }
     }
 
     /// Decodes and scales picture `name` (on `queue`). A prefetch's result is kept only if the

@@ -124,13 +124,25 @@ public struct SlideshowScene: Scene {
             }
         }
         let upcoming = revealed == nil ? current : target
-        frames.keep(current, revealed == nil ? nil : target, upcoming.flatMap { picture(after: $0) })
-        if let upcoming, let following = picture(after: upcoming) { frames.prefetch(following) }
+        let following = upcoming.flatMap { prefetchCandidate(after: $0) }
+        frames.keep(current, revealed == nil ? nil : target, following)
+        if let following { frames.prefetch(following, order: names, current: current) }
         ops.append(.image(shown, alpha: 1))
         guard let revealed, let start = transitionStart else { return }
         let pct = TimingCurve.easeOut.value(at: (time - start) / transition)
         buildMask(pct: pct, size: size)
         ops.append(.maskedImage(revealed, mask))
+    }
+
+    /// The picture to decode ahead after `name`: the next one, passing over those that failed to
+    /// decode this turn.
+    func prefetchCandidate(after name: String) -> String? {
+        var candidate = picture(after: name)
+        for _ in 0..<names.count {
+            guard let known = candidate, frames.hasFailed(known) else { break }
+            candidate = picture(after: known)
+        }
+        return candidate
     }
 
     /// The frame of picture `name`, or of the first one after it that decodes (moving `name`
@@ -144,7 +156,8 @@ public struct SlideshowScene: Scene {
         return nil
     }
 
-    /// How many pictures are held scaled to the screen now (at most four, normally three).
+    /// How many pictures are held scaled to the screen once the background decoding queued so far
+    /// is done (at most four, normally three).
     public var heldFrames: Int { frames.heldFrames }
 
     /// The reveal band at `pct`: height pct · (H + 2A) around the middle, top edge
