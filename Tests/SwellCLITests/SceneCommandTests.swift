@@ -165,5 +165,25 @@ import Testing
         }
         // Turned clockwise: the stored left (red) third is now the top third.
         #expect(photo.surface.row(2)[16] >> 16 & 0xFF > 0xC0 && photo.surface.row(40)[16] & 0xFF > 0xC0)
+
+        // --scale fit and fill on a wide panel (bars left and right, or the photo cropped above and
+        // below): the upright photo scaled to it, as the library scales it.
+        for (how, scale) in [
+            ("fit", { scaleImageToFit($0, into: $1, background: 0xFF00_0000) }), ("fill", scaleImageToFill),
+        ]
+            as [(String, (PixelSurface, PixelSurface) -> Void)]
+        {
+            let scaled = try SwellProcess.run([
+                "show", folder + "/photo.jpg", "--scale", how, "--output", "memory", "--size", "64x40", "--save",
+                folder + "/\(how).png",
+            ])
+            #expect(scaled.status == 0, "\(scaled.stderr)")
+            let expected = PixelBuffer(width: 64, height: 40)
+            scale(photo.surface, expected.surface)
+            let shot = try readPNG(path: folder + "/\(how).png")
+            #expect(shot.packedBytes() == expected.packedBytes(), "--scale \(how)")
+        }
+        let refused = try SwellProcess.run(["show", folder + "/photo.jpg", "--scale", "stretch", "--output", "memory"])
+        #expect(refused.status == 64 && refused.stderr.contains("--scale must be none, fit or fill, not 'stretch'"))
     }
 }

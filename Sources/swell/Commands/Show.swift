@@ -7,7 +7,7 @@ let showVerb = Verb(
     name: "show",
     summary: "show a draw list, PNG or JPEG fullscreen on the display until stopped",
     synopsis:
-        "FILE.json|FILE.png|FILE.jpg [--output auto|drm|fbdev|memory] [--device PATH] [--connector NAME] [--mode WxH[@HZ]] "
+        "FILE.json|FILE.png|FILE.jpg [--scale none|fit|fill] [--output auto|drm|fbdev|memory] [--device PATH] [--connector NAME] [--mode WxH[@HZ]] "
         + "[--rotate 0|90|180|270] [--seconds S]",
     details: """
         Puts one picture on the display through DRM/KMS (or fbdev) and holds it until SIGTERM,
@@ -17,12 +17,16 @@ let showVerb = Verb(
         size and centred: cropped where it is larger, with black borders where it is smaller.
         With --output memory --save FILE the picture goes through the same rotation and scan-out
         copy into memory and is written to FILE (what the screen would show), for comparisons.
+        --scale fit shows a photo or poster whole on the screen (black bars), --scale fill covers the
+        screen with it (cropping the overflow); the default, none, keeps its own pixels.
 
         """ + "\n" + kioskExitStatusText,
     options: kioskOutputOptions + [
+        .option(
+            "scale", "HOW", "none (the picture's own pixels, centred), fit (whole, black bars) or fill (cover, crop)"),
         .flag(
             "redraw", "present the picture again every refresh, as an animation would; prints the frame rate at the end"
-        )
+        ),
     ],
     run: runShow)
 
@@ -35,8 +39,10 @@ private func runShow(_ arguments: ParsedArguments) throws -> Int32 {
     let seconds = try secondsOption(arguments)
     let save = try ScanoutSave(arguments, options: &options)
 
+    let scaling = try PictureScaling(arguments["scale"] ?? "none")
     let picture = try loadPicture(path)
     let (loop, presenter) = try openKioskLoop(options, withInput: false)
+    var scaled: PixelBuffer?  // the picture at the display's size, made at the first frame
     let name = String(path.split(separator: "/").last ?? Substring(path))
     let redraw = arguments.has("redraw")
     var frames = 0
@@ -47,7 +53,16 @@ private func runShow(_ arguments: ParsedArguments) throws -> Int32 {
         end = try loop.run(
             seconds: save != nil ? 0 : seconds,
             render: { time, surface in
-                placeCentred(picture.surface, on: surface)
+                if scaling == .none {
+                    placeCentred(picture.surface, on: surface)
+                } else {
+                    if scaled?.width != surface.width || scaled?.height != surface.height {
+                        let buffer = PixelBuffer(width: surface.width, height: surface.height)
+                        scaling.apply(picture.surface, into: buffer.surface)
+                        scaled = buffer
+                    }
+                    placeCentred(scaled!.surface, on: surface)
+                }
                 if frames == 0 { firstFrameTime = time }
                 lastFrameTime = time
                 frames += 1
@@ -65,6 +80,28 @@ private func runShow(_ arguments: ParsedArguments) throws -> Int32 {
     try save?.write(from: presenter)
     if case .signal = end { printError("swell show: stopped by \(StopSignals.name); display restored") }
     return ExitStatus.success
+}
+
+/// How `swell show` sizes the picture to the display.
+enum PictureScaling {
+    case none, fit, fill
+
+    init(_ word: String) throws {
+        switch word {
+        case "none": self = .none
+        case "fit": self = .fit
+        case "fill": self = .fill
+        default: throw CommandFailure(ExitStatus.usage, "--scale must be none, fit or fill, not '\(word)'")
+        }
+    }
+
+    func apply(_ picture: PixelSurface, into surface: PixelSurface) {
+        switch self {
+        case .none: placeCentred(picture, on: surface)
+        case .fit: scaleImageToFit(picture, into: surface, background: 0xFF00_0000)
+        case .fill: scaleImageToFill(picture, into: surface)
+        }
+    }
 }
 
 /// A draw list rendered at its own size, or a PNG or JPEG (turned upright).
