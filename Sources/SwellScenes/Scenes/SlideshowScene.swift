@@ -5,7 +5,8 @@ import SwellRaster
 #endif
 
 /// `slideshow`: signage. Images (decoded by the caller on demand; this module reads no files) are
-/// scaled to fill the screen and change on a tap or every `interval` seconds. At most three are
+/// scaled to fill the screen (or to fit it, between bars) and change on a tap or every `interval`
+/// seconds. At most three are
 /// held, scaled, at a time (`SlideFrames`), the next one decoded in the background; the folder is
 /// listed again at each change, so pictures added to it or removed from it are taken into
 /// account. The next image is revealed through a wave mask: a band centred on the screen whose
