@@ -116,7 +116,8 @@ int swell_jpeg_read_header(const char *path, swell_jpeg_image *image) {
     return 0;
 }
 
-int swell_jpeg_decode(const char *path, void *pixels, size_t stride, swell_jpeg_image *image) {
+int swell_jpeg_decode(const char *path, int denominator, void *pixels, size_t stride, int width, int height,
+                      swell_jpeg_image *image) {
     struct jpeg_decompress_struct info;
     struct strict_errors errors;
     FILE *volatile file = NULL;
@@ -133,6 +134,16 @@ int swell_jpeg_decode(const char *path, void *pixels, size_t stride, swell_jpeg_
         return -1;
     }
     info.out_color_space = JCS_EXT_BGRA;  // libjpeg-turbo: B, G, R and an alpha of 255
+    info.scale_num = 1;
+    info.scale_denom = (unsigned)denominator;
+    jpeg_calc_output_dimensions(&info);
+    if ((int)info.output_width != width || (int)info.output_height != height) {
+        snprintf(image->message, sizeof image->message, "reduced by %d to %ux%u, not %dx%d", denominator,
+                 info.output_width, info.output_height, width, height);
+        jpeg_destroy_decompress(&info);
+        fclose(file);
+        return -1;
+    }
     jpeg_start_decompress(&info);
     while (info.output_scanline < info.output_height) {
         JSAMPROW row = (JSAMPROW)((unsigned char *)pixels + (size_t)info.output_scanline * stride);

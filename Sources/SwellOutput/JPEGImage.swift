@@ -17,10 +17,36 @@ public func readJPEGSize(path: String) throws(OutputError) -> (width: Int, heigh
 /// Reads a JPEG (colour or grey; baseline or progressive) into an XRGB8888 buffer, turned upright
 /// as its EXIF orientation says (cameras and phones store portrait photos sideways and set it).
 /// A file that is cut short or corrupt is an error, not a picture with grey rows.
-public func readJPEG(path: String) throws(OutputError) -> PixelBuffer {
+///
+/// With `covering`, a picture that is at least twice as large as that size on both sides (after
+/// turning upright) is decoded reduced 2, 4 or 8 times in libjpeg's DCT, as far as it still covers
+/// the size: a 12-megapixel photo for a 1080p screen decodes at 2000x1500, in about a third of the
+/// time and a quarter of the memory, and the slideshow shrinks that the rest of the way.
+public func readJPEG(path: String, covering: (width: Int, height: Int)? = nil) throws(OutputError) -> PixelBuffer {
     var image = try jpegHeader(path: path)
-    let stored = PixelBuffer(width: Int(image.width), height: Int(image.height))
-    guard swell_jpeg_decode(path, stored.surface.base, stored.stride, &image) == 0 else {
+    let storedWidth = Int(image.width)
+    let storedHeight = Int(image.height)
+    let sideways = image.orientation >= 5
+    var denominator = 1
+    if let covering {
+        let (uprightWidth, uprightHeight) = sideways ? (storedHeight, storedWidth) : (storedWidth, storedHeight)
+        for candidate in [8, 4, 2] {
+            let reducedWidth = (uprightWidth + candidate - 1) / candidate
+            let reducedHeight = (uprightHeight + candidate - 1) / candidate
+            if reducedWidth >= covering.width && reducedHeight >= covering.height {
+                denominator = candidate
+                break
+            }
+        }
+    }
+    let width = (storedWidth + denominator - 1) / denominator
+    let height = (storedHeight + denominator - 1) / denominator
+    let stored = PixelBuffer(width: width, height: height)
+    guard
+        swell_jpeg_decode(
+            path, Int32(denominator), stored.surface.base, stored.stride, Int32(width), Int32(height), &image)
+            == 0
+    else {
         throw OutputError(path: path, reason: "JPEG decoding failed: \(message(of: image))")
     }
     return upright(stored, orientation: Int(image.orientation))

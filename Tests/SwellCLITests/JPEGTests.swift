@@ -84,6 +84,47 @@ import Testing
         #expect(near(shown.surface.row(h - 4)[3], bottomLeft), "bottom left")
     }
 
+    /// A JPEG much larger than the screen is decoded reduced in its DCT, as far as it still covers
+    /// the screen (upright sizes), and shrinks to the same picture as a whole decode would.
+    @Test(arguments: [1, 6])
+    func aLargeJPEGIsDecodedReducedButStillCoveringTheScreen(_ orientation: Int) throws {
+        let (w, h) = orientation == 6 ? (600, 1000) : (1000, 600)
+        let stored = PixelBuffer(width: w, height: h)
+        for y in 0..<h {
+            for x in 0..<w {
+                stored.surface.row(y)[x] =
+                    0xFF00_0000 | UInt32(x * 255 / (w - 1)) << 16 | UInt32((x + y) * 255 / (w + h - 2)) << 8
+                    | UInt32(y * 255 / (h - 1))
+            }
+        }
+        let path = try temporaryFolder() + "/large.jpg"
+        try writeJPEG(stored, to: path, orientation: Int32(orientation))
+        let whole = try readJPEG(path: path)
+        #expect(whole.width == 1000 && whole.height == 600)
+        for (screen, expected) in [
+            ((240, 140), (250, 150)), ((300, 200), (500, 300)), ((500, 150), (500, 300)), ((600, 400), (1000, 600)),
+        ] {
+            let reduced = try readPicture(path: path, covering: screen)
+            #expect((reduced.width, reduced.height) == expected, "covering \(screen)")
+            let fromWhole = PixelBuffer(width: screen.0, height: screen.1)
+            let fromReduced = PixelBuffer(width: screen.0, height: screen.1)
+            scaleImageToFill(whole.surface, into: fromWhole.surface)
+            scaleImageToFill(reduced.surface, into: fromReduced.surface)
+            var total = 0
+            var largest = 0
+            for y in 0..<screen.1 {
+                for x in 0..<screen.0 {
+                    for (a, b) in zip(channels(fromWhole.surface.row(y)[x]), channels(fromReduced.surface.row(y)[x])) {
+                        total += abs(a - b)
+                        largest = max(largest, abs(a - b))
+                    }
+                }
+            }
+            let mean = Double(total) / Double(screen.0 * screen.1 * 3)
+            #expect(mean < 1 && largest <= 8, "covering \(screen): mean \(mean), largest \(largest)")
+        }
+    }
+
     @Test func aCutShortOrForeignJPEGIsAnErrorNotAGreyPicture() throws {
         let folder = try temporaryFolder()
         let noise = PixelBuffer(width: 64, height: 48)

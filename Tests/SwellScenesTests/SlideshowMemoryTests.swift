@@ -41,7 +41,7 @@ import Testing
         func images(changing: Bool = false) -> SceneImages {
             SceneImages(
                 names: locked { names },
-                decode: { name in
+                decode: { name, _ in
                     let index = Int(name)!
                     self.locked { self.calls.append(index) }
                     if self.broken.contains(index) { throw Broken() }

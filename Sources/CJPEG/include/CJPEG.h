@@ -22,10 +22,13 @@ typedef struct {
 /// Returns 0, or -1 with `image->message` set.
 int swell_jpeg_read_header(const char *path, swell_jpeg_image *image);
 
-/// Decodes the JPEG at `path` into `pixels`: `image->height` rows `stride` bytes apart, each
-/// pixel B, G, R, 255 (grey pictures too). `image` must hold the size `swell_jpeg_read_header`
-/// gave; a file whose size changed in between fails. Returns 0, or -1 with a message.
-int swell_jpeg_decode(const char *path, void *pixels, size_t stride, swell_jpeg_image *image);
+/// Decodes the JPEG at `path` reduced 1, 2, 4 or 8 times (`denominator`: libjpeg scales in the
+/// DCT, far cheaper than decoding whole and shrinking) into `pixels`: `height` rows `stride` bytes
+/// apart, each pixel B, G, R, 255 (grey pictures too). `width` x `height` must be the reduced size,
+/// ceil(stored / denominator) per side, and `image` hold what `swell_jpeg_read_header` gave; a file
+/// whose size changed in between fails. Returns 0, or -1 with a message.
+int swell_jpeg_decode(const char *path, int denominator, void *pixels, size_t stride, int width, int height,
+                      swell_jpeg_image *image);
 
 /// Writes B, G, R, X pixels as a baseline JPEG of `quality` (1...100) with an EXIF orientation
 /// tag if `orientation` is 1...8 (0: no EXIF). For tests and tools. Returns 0, or -1 with a

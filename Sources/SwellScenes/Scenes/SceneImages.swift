@@ -7,17 +7,20 @@ import SwellRaster
 public struct SceneImages {
     /// The pictures' names (file names), in ascending order: the order they are shown in.
     public let names: [String]
-    /// Decodes the picture `name` at its own size, or throws an error whose description says
-    /// why. It is called on a background queue as well as on the render thread, but never twice
-    /// at the same time.
-    public let decode: (String) throws -> PixelBuffer
+    /// Decodes the picture `name`, or throws an error whose description says why. The size is the
+    /// frame it will be scaled into: a decoder may return the picture reduced (a large JPEG, in
+    /// its DCT) as long as it still covers that size; at its own size is always right. It is
+    /// called on a background queue as well as on the render thread, but never twice at a time.
+    public let decode: (String, FrameSize) throws -> PixelBuffer
     /// Reads the names again (the folder may have changed), in ascending order; nil when they
     /// cannot be read. A slideshow calls it at each change of picture. nil: the set is fixed.
     public let relist: (() -> [String]?)?
 
     public var count: Int { names.count }
 
-    public init(names: [String], decode: @escaping (String) throws -> PixelBuffer, relist: (() -> [String]?)? = nil) {
+    public init(
+        names: [String], decode: @escaping (String, FrameSize) throws -> PixelBuffer, relist: (() -> [String]?)? = nil
+    ) {
         self.names = names
         self.decode = decode
         self.relist = relist
@@ -27,7 +30,7 @@ public struct SceneImages {
     /// named by their zero-padded position ("0000", "0001", …).
     public init(_ decoded: [PixelBuffer]) {
         let names = decoded.indices.map { Self.positionName($0) }
-        self.init(names: names) { name in decoded[Int(name)!] }
+        self.init(names: names) { name, _ in decoded[Int(name)!] }
     }
 
     /// The name `init(_:)` gives the picture at `position`.

@@ -20,7 +20,7 @@ final class SlideFrames: @unchecked Sendable {
     // @unchecked: `decode` and the scaling run only on `queue`, which is serial; `state` is read
     // and written only under `mutex`. (Synchronization's Mutex would want the frames,
     // PixelBuffers, to be Sendable, which the raster module does not promise.)
-    private let decode: (String) throws -> PixelBuffer
+    private let decode: (String, FrameSize) throws -> PixelBuffer
     /// Scales a decoded picture into a frame-sized buffer (to fill, or to fit with bars).
     private let place: (PixelSurface, PixelSurface) -> Void
     private let queue = DispatchQueue(label: "swell.slideshow.decode")
@@ -46,7 +46,7 @@ final class SlideFrames: @unchecked Sendable {
     }
 
     init(
-        decode: @escaping (String) throws -> PixelBuffer,
+        decode: @escaping (String, FrameSize) throws -> PixelBuffer,
         place: @escaping (PixelSurface, PixelSurface) -> Void = { scaleImageToFill($0, into: $1) }
     ) {
         self.decode = decode
@@ -153,7 +153,7 @@ final class SlideFrames: @unchecked Sendable {
         guard let size else { return }
         let fitted: PixelBuffer?
         do {
-            let picture = try decode(name)
+            let picture = try decode(name, size)
             let buffer = PixelBuffer(width: size.width, height: size.height)
             place(picture.surface, buffer.surface)
             fitted = buffer

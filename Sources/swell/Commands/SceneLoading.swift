@@ -73,9 +73,9 @@ func loadImageFolder(_ folder: String) throws -> SceneImages {
     }
     return SceneImages(
         names: names,
-        decode: { name in
+        decode: { name, size in
             do {
-                return try readPicture(path: directory + name)
+                return try readPicture(path: directory + name, covering: (size.width, size.height))
             } catch {
                 printError("swell: skipping \(error); the slideshow goes on without it")
                 throw error
