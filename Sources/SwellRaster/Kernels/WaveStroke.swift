@@ -67,13 +67,12 @@ func strokeWaveBand(
     rows: Range<Int>, origin: Int
 ) {
     let r = geometry.radius
-    let method = geometry.method
+    // The disc angles are set up only for the sampled-disc path (nil otherwise): the angle's
+    // bisection costs ~1 µs, 7 % of waves.json's ten fast strokes when it ran for every stroke.
+    let (method, discAngles) = geometry.methodAndDiscAngles
     // lo and hi are smooth curves computed in SIMD (fast or exact path), not the envelope of
     // discs or capsules (which has kinks where the highest point jumps from disc to disc).
     let smooth = method == .fast || method == .exactOffsets
-    // Set up only for that path (nil otherwise): the angle's bisection costs ~1 µs, 7 % of
-    // waves.json's ten fast strokes when it ran for every stroke.
-    let discAngles = method == .sampledDiscs ? DiscAngles(geometry) : nil
     // Too bent for the fast formula but with smooth offset curves: the exact SIMD cross-section.
     let exact = method == .exactOffsets
     let stretch = 1 + geometry.slopeBound * geometry.slopeBound

@@ -135,10 +135,16 @@ struct WaveStrokeGeometry {
     /// exact offsets when they are smooth, else sampled discs when few samples suffice, else the
     /// robust envelope.
     @inlinable
-    var method: WaveStrokeMethod {
-        if isGentle { return .fast }
-        if hasSmoothOffsets { return .exactOffsets }
-        return discSamples(angle: discAngle) <= Self.maximumDiscSamples ? .sampledDiscs : .robust
+    var method: WaveStrokeMethod { methodAndDiscAngles.method }
+
+    /// `method`, with the disc angles when it is the sampled-disc path: choosing that path needs
+    /// the angles' count, so the kernel takes them from here rather than bisecting the angle again.
+    @inlinable
+    var methodAndDiscAngles: (method: WaveStrokeMethod, discAngles: DiscAngles?) {
+        if isGentle { return (.fast, nil) }
+        if hasSmoothOffsets { return (.exactOffsets, nil) }
+        let angles = DiscAngles(self)
+        return angles.samples <= Self.maximumDiscSamples ? (.sampledDiscs, angles) : (.robust, nil)
     }
 }
 
