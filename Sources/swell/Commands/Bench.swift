@@ -199,19 +199,11 @@ func writeText(_ text: String, to path: String) throws {
 
 /// The *.json files of a folder, sorted by name.
 func jsonFiles(in folder: String) throws -> [String] {
-    guard let directory = opendir(folder) else {
+    guard let names = sortedNames(in: folder, where: { $0.hasSuffix(".json") }) else {
         throw CommandFailure(ExitStatus.noInput, "\(folder): cannot open folder: \(String(cString: strerror(errno)))")
     }
-    defer { closedir(directory) }
-    var names: [String] = []
-    while let entry = readdir(directory) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) {
-            String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
-        }
-        if name.hasSuffix(".json") && !name.hasPrefix(".") { names.append(name) }
-    }
     guard !names.isEmpty else { throw CommandFailure(ExitStatus.noInput, "\(folder): no *.json draw lists in it") }
-    return names.sorted().map { folder.hasSuffix("/") ? folder + $0 : folder + "/" + $0 }
+    return names.map { folder.hasSuffix("/") ? folder + $0 : folder + "/" + $0 }
 }
 
 /// A ratio with two significant digits below 10 ("0.46x", "3.1x") and none above ("120x").

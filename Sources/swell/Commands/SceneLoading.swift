@@ -84,19 +84,10 @@ func loadImageFolder(_ folder: String) throws -> SceneImages {
         relist: { pictureNames(in: folder) })
 }
 
-/// The names of the pictures in `folder` (*.png, *.jpg, *.jpeg, but not hidden ones: rsync's and
-/// editors' temporary files start with a dot), sorted; nil if the folder cannot be read.
+/// The names of the pictures in `folder` (*.png, *.jpg, *.jpeg, not hidden), sorted; nil if the
+/// folder cannot be read.
 func pictureNames(in folder: String) -> [String]? {
-    guard let directory = opendir(folder) else { return nil }
-    defer { closedir(directory) }
-    var names: [String] = []
-    while let entry = readdir(directory) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) {
-            String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
-        }
-        if PictureFormat(fileName: name) != nil && !name.hasPrefix(".") { names.append(name) }
-    }
-    return names.sorted()
+    sortedNames(in: folder) { PictureFormat(fileName: $0) != nil }
 }
 
 /// Reads a touch script (`touches/1`, see SwellScenes/Input/TouchScript.swift).
