@@ -1,10 +1,6 @@
 import CJPEG
 import SwellRaster
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Checks that `path` is a JPEG that `readJPEG` accepts, reading only its header, and returns
 /// the size it is shown at (after its EXIF orientation: a portrait photo stored sideways reports
 /// its upright size).
@@ -52,27 +48,17 @@ public func readJPEG(path: String, covering: (width: Int, height: Int)? = nil) t
     return upright(stored, orientation: Int(image.orientation))
 }
 
-/// The header of `path`, with its sides checked against the same 1...16384 as PNGs.
+/// The header of `path` (sides checked by `checkPictureSides`).
 private func jpegHeader(path: String) throws(OutputError) -> swell_jpeg_image {
     var image = swell_jpeg_image()
     guard swell_jpeg_read_header(path, &image) == 0 else {
-        let missing = access(path, R_OK) != 0
-        throw OutputError(
-            path: path,
-            reason: missing
-                ? "cannot read: \(String(cString: strerror(errno)))" : "not a readable JPEG: \(message(of: image))",
-            isMissingInput: missing)
+        throw unreadablePicture(path: path, format: "JPEG", reason: message(of: image))
     }
-    guard (1...16384).contains(Int(image.width)), (1...16384).contains(Int(image.height)) else {
-        throw OutputError(path: path, reason: "image is \(image.width)x\(image.height); sides must be 1...16384")
-    }
+    try checkPictureSides(Int(image.width), Int(image.height), path: path)
     return image
 }
 
-private func message(of image: swell_jpeg_image) -> String {
-    var copy = image.message
-    return withUnsafeBytes(of: &copy) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-}
+private func message(of image: swell_jpeg_image) -> String { messageString(image.message) }
 
 /// `stored` turned as EXIF orientation `orientation` (1...8) says: the pixel shown at (x, y)
 /// comes from the stored one given by the tag's meaning (2 mirrored, 3 turned 180°, 4 flipped,

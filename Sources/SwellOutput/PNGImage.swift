@@ -86,8 +86,8 @@ public func readPNG(path: String) throws(OutputError) -> PixelBuffer {
     return buffer
 }
 
-/// Opens `path`, reads its PNG header and runs `body` with the image, then frees it. Sides are
-/// limited to 16384 px (a 1 GiB buffer), so a damaged or hostile header cannot ask for any size.
+/// Opens `path`, reads its PNG header and runs `body` with the image, then frees it (sides
+/// checked by `checkPictureSides`).
 /// The `png_image` lives on the heap: libpng keeps its address for error reports (a longjmp out
 /// of a failed read), so it must not move between the calls, as a copy or a Swift local may.
 private func withPNGHeader<Result>(
@@ -98,23 +98,11 @@ private func withPNGHeader<Result>(
     defer { image.deallocate() }
     image.pointee.version = png_uint_32(PNG_IMAGE_VERSION)
     guard png_image_begin_read_from_file(image, path) != 0 else {
-        let reason = message(of: image.pointee)
-        let missing = access(path, R_OK) != 0
-        throw OutputError(
-            path: path,
-            reason: missing ? "cannot read: \(String(cString: strerror(errno)))" : "not a readable PNG: \(reason)",
-            isMissingInput: missing)
+        throw unreadablePicture(path: path, format: "PNG", reason: message(of: image.pointee))
     }
     defer { png_image_free(image) }
-    let width = Int(image.pointee.width)
-    let height = Int(image.pointee.height)
-    guard (1...16384).contains(width), (1...16384).contains(height) else {
-        throw OutputError(path: path, reason: "image is \(width)x\(height); sides must be 1...16384")
-    }
+    try checkPictureSides(Int(image.pointee.width), Int(image.pointee.height), path: path)
     return try body(image)
 }
 
-private func message(of image: png_image) -> String {
-    var copy = image.message
-    return withUnsafeBytes(of: &copy) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-}
+private func message(of image: png_image) -> String { messageString(image.message) }

@@ -1,5 +1,9 @@
 import SwellRaster
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The picture formats `swell show` and the slideshow read, told apart by file name.
 public enum PictureFormat: Sendable {
     case png
@@ -36,4 +40,28 @@ public func readPicture(path: String, covering: (width: Int, height: Int)? = nil
     case .jpeg: try readJPEG(path: path, covering: covering)
     case nil: throw OutputError(path: path, reason: "not a picture Swell reads: name it .png, .jpg or .jpeg")
     }
+}
+
+/// Why a picture's header could not be read: the file is missing or unreadable (exit status 66),
+/// or it is not a `format` file the decoder accepts, with the decoder's `reason`.
+func unreadablePicture(path: String, format: String, reason: String) -> OutputError {
+    let missing = access(path, R_OK) != 0
+    return OutputError(
+        path: path,
+        reason: missing ? "cannot read: \(String(cString: strerror(errno)))" : "not a readable \(format): \(reason)",
+        isMissingInput: missing)
+}
+
+/// Throws unless both sides are 1...16384 (a 1 GiB buffer), so a damaged or hostile header
+/// cannot ask for any size.
+func checkPictureSides(_ width: Int, _ height: Int, path: String) throws(OutputError) {
+    guard (1...16384).contains(width), (1...16384).contains(height) else {
+        throw OutputError(path: path, reason: "image is \(width)x\(height); sides must be 1...16384")
+    }
+}
+
+/// A C library's fixed-size, NUL-terminated message buffer (a tuple of CChar) as a String.
+func messageString<Buffer>(_ buffer: Buffer) -> String {
+    var copy = buffer
+    return withUnsafeBytes(of: &copy) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
 }
