@@ -42,7 +42,10 @@ private func runShow(_ arguments: ParsedArguments) throws -> Int32 {
     let scaling = try PictureScaling(arguments["scale"] ?? "none")
     let picture = try loadPicture(path)
     let (loop, presenter) = try openKioskLoop(options, withInput: false)
-    var scaled: PixelBuffer?  // the picture at the display's size, made at the first frame
+    // What goes on screen: the picture itself, or (--scale) scaled at the display's size, made
+    // at the first frame and again only if the size changes.
+    var shown = picture
+    var shownFor = (0, 0)
     let name = String(path.split(separator: "/").last ?? Substring(path))
     let redraw = arguments.has("redraw")
     var frames = 0
@@ -53,16 +56,11 @@ private func runShow(_ arguments: ParsedArguments) throws -> Int32 {
         end = try loop.run(
             seconds: save != nil ? 0 : seconds,
             render: { time, surface in
-                if scaling == .none {
-                    placeCentred(picture.surface, on: surface)
-                } else {
-                    if scaled?.width != surface.width || scaled?.height != surface.height {
-                        let buffer = PixelBuffer(width: surface.width, height: surface.height)
-                        scaling.apply(picture.surface, into: buffer.surface)
-                        scaled = buffer
-                    }
-                    placeCentred(scaled!.surface, on: surface)
+                if shownFor != (surface.width, surface.height) {
+                    shown = scaling.picture(picture, width: surface.width, height: surface.height)
+                    shownFor = (surface.width, surface.height)
                 }
+                placeCentred(shown.surface, on: surface)
                 if frames == 0 { firstFrameTime = time }
                 lastFrameTime = time
                 frames += 1
@@ -95,12 +93,16 @@ enum PictureScaling {
         }
     }
 
-    func apply(_ picture: PixelSurface, into surface: PixelSurface) {
-        switch self {
-        case .none: placeCentred(picture, on: surface)
-        case .fit: scaleImageToFit(picture, into: surface, background: 0xFF00_0000)
-        case .fill: scaleImageToFill(picture, into: surface)
+    /// `picture` as shown on a width x height display: itself (none), or scaled to that size.
+    func picture(_ picture: PixelBuffer, width: Int, height: Int) -> PixelBuffer {
+        guard self != .none else { return picture }
+        let scaled = PixelBuffer(width: width, height: height)
+        if self == .fit {
+            scaleImageToFit(picture.surface, into: scaled.surface, background: 0xFF00_0000)
+        } else {
+            scaleImageToFill(picture.surface, into: scaled.surface)
         }
+        return scaled
     }
 }
 
