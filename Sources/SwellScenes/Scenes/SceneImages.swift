@@ -1,7 +1,7 @@
 import SwellRaster
 
 /// The pictures a scene shows, by name, decoded only when the scene needs one. This module reads
-/// no files, so the caller supplies `decode` (the `swell` command reads PNG files with it) and,
+/// no files, so the caller supplies `decode` (the `swell` command reads PNG and JPEG files with it) and,
 /// for a folder that may change while the scene runs, `relist`. A slideshow of a folder of
 /// hundreds of photographs then holds a few screen-sized frames, not every picture.
 public struct SceneImages {

@@ -5,10 +5,10 @@ import SwellRaster
     import Glibc
 #endif
 
-/// A slideshow's pictures scaled to fill the screen, a few at a time: the one shown, the one
-/// being revealed and the one after it. The one after is decoded and scaled on a background
-/// queue while the current one is on screen, so a change rarely waits for the decoder (a
-/// 12-megapixel PNG takes about a third of a second), and memory stays at three frames however
+/// A slideshow's pictures scaled to the screen, a few at a time: the one shown, the one being
+/// revealed and the one after it. The one after is decoded and scaled on a background queue
+/// while the current one is on screen, so a change rarely waits for the decoder (a 12-megapixel
+/// JPEG takes 0.07–0.18 s here), and memory stays at three frames however
 /// many pictures the folder holds (it used to keep every picture, at its own size and fitted).
 /// Frames are kept by picture name, so they survive the folder being listed again.
 ///

@@ -13,7 +13,8 @@ let runVerb = Verb(
         and runs a built-in scene (see 'swell scenes') or a scene file (see examples/) at the
         display's size, with touches and clicks from every evdev touch screen, tablet or mouse.
         While the scene is idle (an empty ripple pond, a slideshow between pictures) nothing is drawn
-        and the process sleeps until input arrives or the scene's next timer. SIGTERM, SIGINT or SIGHUP (or --seconds) stops it and gives the console back.
+        and the process sleeps until input arrives or the scene's next timer. SIGTERM, SIGINT or
+        SIGHUP (or --seconds) stops it and gives the console back.
         Once the first frame is on screen it prints 'swell: running SCENE on card0 Virtual-1
         1920x1080@60 (drm)'; at the end it prints the frames shown and the frame rate.
         --input replays a touch script (touches/1, see examples/input/) in real time, on top of

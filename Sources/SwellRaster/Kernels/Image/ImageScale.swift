@@ -1,5 +1,5 @@
-/// Scaling a picture to fill the screen, once per picture and size (the slideshow does it on a
-/// background queue), never per frame.
+/// Scaling a picture to fill or fit the screen, once per picture and size (the slideshow does it
+/// on a background queue), never per frame.
 ///
 /// Shrinking (photographs, usually) averages the exact area of the source under each output
 /// pixel: a box filter, separable, with per-column weights computed once, so each output pixel
