@@ -4,19 +4,20 @@ import SwellOutput
 import SwellRaster
 import Testing
 
+/// Writes `picture` as a JPEG (quality 95, libjpeg's encoder) with EXIF orientation
+/// `orientation` (0: none), for the tests that read JPEGs.
+func writeJPEG(_ picture: PixelBuffer, to path: String, orientation: Int32 = 0) {
+    var status = swell_jpeg_image()
+    let result = swell_jpeg_write(
+        path, picture.surface.base, picture.stride, Int32(picture.width), Int32(picture.height), 95, orientation,
+        &status)
+    #expect(result == 0)
+}
+
 /// Reading JPEG photographs: colours and channel order against the original pixels (through
 /// libjpeg's own encoder at quality 95), EXIF orientation against the tag's meaning, and strict
 /// errors for cut-short and foreign files.
 @Suite struct JPEGTests {
-    /// Writes `picture` as a JPEG (quality 95) with EXIF orientation `orientation` (0: none).
-    func writeJPEG(_ picture: PixelBuffer, to path: String, orientation: Int32 = 0) throws {
-        var status = swell_jpeg_image()
-        let result = swell_jpeg_write(
-            path, picture.surface.base, picture.stride, Int32(picture.width), Int32(picture.height), 95, orientation,
-            &status)
-        #expect(result == 0)
-    }
-
     func channels(_ pixel: UInt32) -> [Int] { [Int(pixel >> 16 & 0xFF), Int(pixel >> 8 & 0xFF), Int(pixel & 0xFF)] }
 
     @Test func aJPEGReadsBackCloseToItsOriginalPixels() throws {
@@ -30,7 +31,7 @@ import Testing
             }
         }
         let path = try temporaryFolder() + "/gradient.jpg"
-        try writeJPEG(original, to: path)
+        writeJPEG(original, to: path)
         #expect(try readJPEGSize(path: path) == (67, 45))
         let back = try readPicture(path: path)
         #expect(back.width == 67 && back.height == 45)
@@ -59,7 +60,7 @@ import Testing
             for x in 0..<48 { stored.surface.row(y)[x] = 0xFF00_0000 | colours[y / 16][x / 16] }
         }
         let path = try temporaryFolder() + "/turned.jpg"
-        try writeJPEG(stored, to: path, orientation: Int32(orientation))
+        writeJPEG(stored, to: path, orientation: Int32(orientation))
         let shown = try readJPEG(path: path)
         let sideways = orientation >= 5
         #expect(shown.width == (sideways ? 32 : 48) && shown.height == (sideways ? 48 : 32))
@@ -98,7 +99,7 @@ import Testing
             }
         }
         let path = try temporaryFolder() + "/large.jpg"
-        try writeJPEG(stored, to: path, orientation: Int32(orientation))
+        writeJPEG(stored, to: path, orientation: Int32(orientation))
         let whole = try readJPEG(path: path)
         #expect(whole.width == 1000 && whole.height == 600)
         for (screen, expected) in [
@@ -135,7 +136,7 @@ import Testing
                 noise.surface.row(y)[x] = 0xFF00_0000 | state >> 8
             }
         }
-        try writeJPEG(noise, to: folder + "/whole.jpg")
+        writeJPEG(noise, to: folder + "/whole.jpg")
         let whole = try Data(contentsOf: URL(fileURLWithPath: folder + "/whole.jpg"))
         try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: folder + "/cut.jpg"))
         #expect(try readJPEGSize(path: folder + "/cut.jpg") == (64, 48), "its header is whole")

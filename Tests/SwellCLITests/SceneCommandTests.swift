@@ -1,4 +1,3 @@
-import CJPEG
 import Foundation
 import SwellOutput
 import SwellRaster
@@ -105,10 +104,7 @@ import Testing
                 for x in 0..<64 { picture.surface.row(y)[x] = colour ^ UInt32((x * 7 + y * 13) & 0x0F) }
             }
             if name.hasSuffix(".jpg") {
-                var status = swell_jpeg_image()
-                #expect(
-                    swell_jpeg_write(
-                        pictures + "/" + name, picture.surface.base, picture.stride, 64, 48, 95, 0, &status) == 0)
+                writeJPEG(picture, to: pictures + "/" + name)
             } else {
                 try writePNG(picture.surface, to: pictures + "/" + name)
             }
@@ -145,9 +141,7 @@ import Testing
         for y in 0..<32 {
             for x in 0..<48 { stored.surface.row(y)[x] = x < 16 ? 0xFFE0_2020 : 0xFF20_20E0 }
         }
-        var status = swell_jpeg_image()
-        #expect(
-            swell_jpeg_write(folder + "/photo.jpg", stored.surface.base, stored.stride, 48, 32, 95, 6, &status) == 0)
+        writeJPEG(stored, to: folder + "/photo.jpg", orientation: 6)
         let run = try SwellProcess.run([
             "show", folder + "/photo.jpg", "--output", "memory", "--size", "40x60", "--save", folder + "/screen.png",
         ])
