@@ -42,3 +42,12 @@ public struct SceneImages {
     /// No pictures.
     public static var none: SceneImages { SceneImages([]) }
 }
+
+/// The picture after `name` in `names` (ascending): the next name, wrapping round; for a name
+/// no longer listed, the first that sorts after it (so pictures added or removed since `name` was
+/// listed are taken into account). nil when `names` is empty.
+func picture(after name: String, in names: [String]) -> String? {
+    guard let first = names.first else { return nil }
+    if let index = names.firstIndex(of: name) { return names[(index + 1) % names.count] }
+    return names.first { $0 > name } ?? first
+}

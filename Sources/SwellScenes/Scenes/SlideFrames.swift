@@ -107,9 +107,9 @@ final class SlideFrames: @unchecked Sendable {
         var name = first
         for _ in 0..<order.count {
             load(name, demanded: false)
-            guard hasFailed(name), let index = order.firstIndex(of: name) else { return }
-            let next = order[(index + 1) % order.count]
-            guard next != current, next != first else { return }
+            guard hasFailed(name), let next = picture(after: name, in: order), next != current, next != first else {
+                return
+            }
             let proceed = withLock { state in
                 // Only while the slideshow still wants the broken one next.
                 guard state.wanted.2 == name, !state.holds(next), !state.failed.contains(next) else { return false }

@@ -67,13 +67,8 @@ public struct SlideshowScene: Scene {
         nextTimer = interval > 0 ? interval : .infinity
     }
 
-    /// The picture after `name` in the listing: the next name in ascending order, wrapping
-    /// round (so pictures added or removed since `name` was listed are taken into account).
-    func picture(after name: String) -> String? {
-        guard let first = names.first else { return nil }
-        if let index = names.firstIndex(of: name) { return names[(index + 1) % names.count] }
-        return names.first { $0 > name } ?? first
-    }
+    /// The picture after `name` in the current listing (`picture(after:in:)`).
+    func picture(after name: String) -> String? { SwellScenes.picture(after: name, in: names) }
 
     mutating func change(at time: Double) {
         // The timer moves on whatever happens below (a single picture must not stop the clock).
