@@ -13,6 +13,10 @@ import Testing
         private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         private var calls: [Int] = []
         private var names: [String]
+        /// How often each picture was replaced in place (0: never), and those whose latest
+        /// version does not decode.
+        private var versions: [Int: Int] = [:]
+        private var brokenReplacements: Set<Int> = []
         let broken: Set<Int>
 
         /// Pictures 0..<count, listed as `listed` (default: all of them) and relisted as they are
@@ -23,7 +27,10 @@ import Testing
             pthread_mutex_init(mutex, nil)
         }
 
-        static func colour(_ index: Int) -> UInt32 { 0xFF00_0000 | UInt32(index * 20 + 10) << 16 | 0x40 }
+        /// Picture `index`'s colour, as first listed or after `version` replacements.
+        static func colour(_ index: Int, version: Int = 0) -> UInt32 {
+            0xFF00_0000 | UInt32(index * 20 + 10) << 16 | UInt32(0x40 + version)
+        }
 
         private func locked<T>(_ body: () -> T) -> T {
             pthread_mutex_lock(mutex)
@@ -36,6 +43,15 @@ import Testing
         /// What the folder holds from now on.
         func list(_ pictures: [Int]) { locked { names = pictures.map { SceneImages.positionName($0) } } }
 
+        /// Replaces picture `index` in place: the same name, a new version, of a new colour
+        /// (or that does not decode).
+        func replace(_ index: Int, broken: Bool = false) {
+            locked {
+                versions[index, default: 0] += 1
+                if broken { brokenReplacements.insert(index) } else { brokenReplacements.remove(index) }
+            }
+        }
+
         struct Broken: Error {}
 
         func images(changing: Bool = false) -> SceneImages {
@@ -43,15 +59,22 @@ import Testing
                 names: locked { names },
                 decode: { name, _ in
                     let index = Int(name)!
-                    self.locked { self.calls.append(index) }
-                    if self.broken.contains(index) { throw Broken() }
+                    let (version, brokenNow) = self.locked {
+                        self.calls.append(index)
+                        return (self.versions[index, default: 0], self.brokenReplacements.contains(index))
+                    }
+                    if self.broken.contains(index) || brokenNow { throw Broken() }
                     let picture = PixelBuffer(width: 40, height: 30)
                     for y in 0..<30 {
-                        for x in 0..<40 { picture.surface.row(y)[x] = Self.colour(index) }
+                        for x in 0..<40 { picture.surface.row(y)[x] = Self.colour(index, version: version) }
                     }
                     return picture
                 },
-                relist: changing ? { self.locked { self.names } } : nil)
+                relist: changing ? { self.locked { self.names } } : nil,
+                version: { name in
+                    let version = self.locked { self.versions[Int(name)!, default: 0] }
+                    return PictureVersion(modified: Int64(version), size: 0, identity: 0)
+                })
         }
     }
 
@@ -194,6 +217,49 @@ import Testing
         #expect(!listed.isIdle(at: 1), "the tick is due")
         #expect(shown(&listed, at: 1.25) == (CountingPictures.colour(0), CountingPictures.colour(1)))
         #expect(!listed.isIdle(at: 1.3), "revealing the picture added to the folder")
+    }
+
+    /// Two pictures, both held all along (so the folder's listing alone never made them decoded
+    /// again): one replaced on screen leaves with its old content and comes back with the new;
+    /// one replaced off screen is revealed with its new content.
+    @Test func aPictureReplacedInPlaceIsDecodedAgainAtItsNextTurn() {
+        let pictures = CountingPictures(count: 2)
+        var scene = slideshow(pictures)
+        let old0 = CountingPictures.colour(0)
+        let new0 = CountingPictures.colour(0, version: 1)
+        #expect(shown(&scene, at: 0.5) == (old0, nil))
+        pictures.replace(0)
+        #expect(shown(&scene, at: 0.7) == (old0, nil), "nothing changes before the change")
+        #expect(shown(&scene, at: 1.25) == (old0, CountingPictures.colour(1)), "the old picture leaves")
+        #expect(shown(&scene, at: 1.75) == (CountingPictures.colour(1), nil))
+        pictures.replace(1)
+        #expect(shown(&scene, at: 2.25) == (CountingPictures.colour(1), new0))
+        #expect(shown(&scene, at: 2.75) == (new0, nil))
+        #expect(shown(&scene, at: 3.25) == (new0, CountingPictures.colour(1, version: 1)))
+        #expect(pictures.decoded == [0, 1, 0, 1], "each decoded again once, after its replacement")
+        #expect(scene.heldFrames <= 3)
+    }
+
+    /// A single picture replaced in place is revealed over its old self at the next tick; a
+    /// replacement that does not decode (still being copied) leaves the old one on screen until a
+    /// later tick finds it whole.
+    @Test func aSingleReplacedPictureIsRevealedOverItsOldSelf() {
+        let pictures = CountingPictures(count: 1)
+        var scene = slideshow(pictures)
+        let colour = { (version: Int) in CountingPictures.colour(0, version: version) }
+        #expect(shown(&scene, at: 0.5) == (colour(0), nil))
+        pictures.replace(0)
+        #expect(shown(&scene, at: 1.25) == (colour(0), colour(1)))
+        #expect(shown(&scene, at: 1.75) == (colour(1), nil))
+        #expect(shown(&scene, at: 2.25) == (colour(1), nil), "unchanged: no reveal")
+        #expect(scene.isIdle(at: 2.3))
+        pictures.replace(0, broken: true)
+        #expect(shown(&scene, at: 3.25) == (colour(1), nil), "a broken replacement: the old one stays")
+        #expect(shown(&scene, at: 3.75) == (colour(1), nil))
+        pictures.replace(0)
+        #expect(shown(&scene, at: 4.25) == (colour(1), colour(3)), "whole again at the next tick")
+        #expect(shown(&scene, at: 4.75) == (colour(3), nil))
+        #expect(pictures.decoded == [0, 0, 0, 0], "decoded at start and at each tick after a replacement")
     }
 
     /// `"fit": "fit"` shows the whole picture between bars of the background colour; the default

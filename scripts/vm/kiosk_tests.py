@@ -86,6 +86,17 @@ def stop(vm, log, signal="TERM"):
     return exit_status, lines
 
 
+def runs(names):
+    """Screenshots' names with repeats counted: 'a×4 mixed e×3'."""
+    out = []
+    for name in names:
+        if out and out[-1][0] == name:
+            out[-1][1] += 1
+        else:
+            out.append([name, 1])
+    return " ".join(f"{n}×{c}" if c > 1 else n for n, c in out)
+
+
 def run_case(name, body):
     if only and only not in name:
         return
@@ -102,7 +113,7 @@ def suite_for(device, width, height, extra, stop_signal):
     tag = f"{device}-{width}x{height}"
     if only and not any(only in f"{tag} {case}" for case in ["drm-show", "drm-restore", "fbdev-show", "touch",
                                                                "rotate", "pacing", "hotplug", "error", "png", "vfb",
-                                                               "run", "bench", "slideshow"]):
+                                                               "run", "bench", "slideshow", "picture replaced"]):
         return
     vm = KioskVM(boot_dir, os.path.join(work_dir, tag), device, width, height)
     try:
@@ -467,6 +478,42 @@ def suite_for(device, width, height, extra, stop_signal):
         return True, (f"'{ready}'; screens: {order}; '{skipped}'; '{frames_line}' ({rate:.1f} frames/s: "
                       "asleep between reveals); SIGTERM → exit 0")
 
+    def slideshow_replaced():
+        """A one-picture slideshow through DRM whose picture is rewritten in place (`cat >`: the
+        same inode, a new modification time) and then replaced as rsync does (a new inode): each
+        new version is revealed at the next tick, though the old one's frame was held all along."""
+        colours = {name: host_render(os.path.join(boot_dir, f"slide-{name}.json"), f"slide-{name}").pixel(0, 0)
+                   for name in "ace"}
+        scene = '{"scene": "slideshow", "parameters": {"folder": "/tmp/one", "interval": 1, "transition": 0.3}}'
+        vm.sh(f"mkdir -p /tmp/one && cp /data/slide-a.png /tmp/one/ && echo '{scene}' >/tmp/one.json")
+        lines = start(vm, "swell run /tmp/one.json --output drm", "/tmp/one.log", "swell: running")
+        seen = []
+
+        def wait_for(name):
+            give_up = time.monotonic() + 60  # TCG: scaling a picture to 1080p takes a second or two here
+            while time.monotonic() < give_up:
+                shot = vm.screendump(f"{tag}-replaced-{len(seen)}")
+                pixels = shot.width * shot.height
+                seen.append(next((n for n, c in colours.items() if shot.rgb == bytes(c) * pixels), "mixed"))
+                if seen[-1] == name:
+                    return True
+                time.sleep(0.3)
+            return False
+
+        steps = [("a", None),
+                 ("e", "cat /data/slide-e.png >/tmp/one/slide-a.png"),
+                 ("c", "cp /data/slide-c.png /tmp/one/.slide-a.part && mv /tmp/one/.slide-a.part /tmp/one/slide-a.png")]
+        for name, command in steps:
+            if command:
+                vm.sh(command)
+            if not wait_for(name):
+                stop(vm, "/tmp/one.log")
+                return False, f"screens seen: {runs(seen)}; never {name} after '{command}'"
+        exit_status, lines = stop(vm, "/tmp/one.log")
+        if exit_status != 0:
+            return False, f"exit status {exit_status}: " + " | ".join(lines[-4:])
+        return True, f"screens: {runs(seen)} (a, rewritten in place → e, renamed over → c); SIGTERM → exit 0"
+
     def bench_drm():
         """`swell bench` through the DRM presenter: render, present (copy + flip) and total rows."""
         status, lines = vm.sh("swell bench ripples --output drm --frames 60 --threads 1; echo status=$?", timeout=240)
@@ -516,6 +563,7 @@ def suite_for(device, width, height, extra, stop_signal):
             run_case(f"{tag} run idle pond ({driver})", idle_pond)
             run_case(f"{tag} bench through DRM ({driver})", bench_drm)
             run_case(f"{tag} run slideshow ({driver})", slideshow_show)
+            run_case(f"{tag} run slideshow, picture replaced ({driver})", slideshow_replaced)
         elif kind == "touch-rotate":
             run_case(f"{tag} touch rotate-{value} ({driver})", touch(value))
     vm.close()

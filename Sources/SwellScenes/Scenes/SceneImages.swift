@@ -2,8 +2,8 @@ import SwellRaster
 
 /// The pictures a scene shows, by name, decoded only when the scene needs one. This module reads
 /// no files, so the caller supplies `decode` (the `swell` command reads PNG and JPEG files with it) and,
-/// for a folder that may change while the scene runs, `relist`. A slideshow of a folder of
-/// hundreds of photographs then holds a few screen-sized frames, not every picture.
+/// for a folder that may change while the scene runs, `relist` and `version`. A slideshow of a
+/// folder of hundreds of photographs then holds a few screen-sized frames, not every picture.
 public struct SceneImages {
     /// The pictures' names (file names), in ascending order: the order they are shown in.
     public let names: [String]
@@ -15,15 +15,21 @@ public struct SceneImages {
     /// Reads the names again (the folder may have changed), in ascending order; nil when they
     /// cannot be read. A slideshow calls it at each change of picture. nil: the set is fixed.
     public let relist: (() -> [String]?)?
+    /// The version of picture `name` as it is now (nil: unknown, e.g. the file is gone). A slideshow
+    /// compares it at each change with the version it decoded, so a picture replaced in place
+    /// (the same name, new content) is decoded again. nil: pictures never change.
+    public let version: ((String) -> PictureVersion?)?
 
     public var count: Int { names.count }
 
     public init(
-        names: [String], decode: @escaping (String, FrameSize) throws -> PixelBuffer, relist: (() -> [String]?)? = nil
+        names: [String], decode: @escaping (String, FrameSize) throws -> PixelBuffer,
+        relist: (() -> [String]?)? = nil, version: ((String) -> PictureVersion?)? = nil
     ) {
         self.names = names
         self.decode = decode
         self.relist = relist
+        self.version = version
     }
 
     /// Pictures that are already decoded (tests, or a caller that keeps them in memory anyway),
@@ -41,6 +47,21 @@ public struct SceneImages {
 
     /// No pictures.
     public static var none: SceneImages { SceneImages([]) }
+}
+
+/// What tells one version of a picture from the next: for a file, its modification time, size and
+/// inode, one of which changes when the file is rewritten or replaced (a copy over it, or an
+/// rsync's rename). Only ever compared.
+public struct PictureVersion: Equatable, Sendable {
+    public let modified: Int64
+    public let size: Int64
+    public let identity: UInt64
+
+    public init(modified: Int64, size: Int64, identity: UInt64) {
+        self.modified = modified
+        self.size = size
+        self.identity = identity
+    }
 }
 
 /// The picture after `name` in `names` (ascending): the next name, wrapping round; for a name

@@ -10,7 +10,8 @@ import SwellRaster
 /// while the current one is on screen, so a change rarely waits for the decoder (a 12-megapixel
 /// JPEG takes 0.07–0.18 s here), and memory stays at three frames however
 /// many pictures the folder holds (it used to keep every picture, at its own size and fitted).
-/// Frames are kept by picture name, so they survive the folder being listed again.
+/// Frames are kept by picture name, so they survive the folder being listed again, with the
+/// picture's version when it was decoded, so a picture replaced in place is decoded again.
 ///
 /// The frames do not depend on timing: a picture that is needed but not ready is waited for,
 /// never skipped, so dumps give the same bytes however fast the decoder runs. A picture that
@@ -21,6 +22,7 @@ final class SlideFrames: @unchecked Sendable {
     // and written only under `mutex`. (Synchronization's Mutex would want the frames,
     // PixelBuffers, to be Sendable, which the raster module does not promise.)
     private let decode: (String, FrameSize) throws -> PixelBuffer
+    private let version: ((String) -> PictureVersion?)?
     /// Scales a decoded picture into a frame-sized buffer (to fill, or to fit with bars).
     private let place: (PixelSurface, PixelSurface) -> Void
     private let queue = DispatchQueue(label: "swell.slideshow.decode")
@@ -31,6 +33,8 @@ final class SlideFrames: @unchecked Sendable {
         var name: String
         /// nil while the background queue has it.
         var frame: PixelBuffer?
+        /// The picture's version just before it was decoded.
+        var version: PictureVersion?
     }
 
     struct State {
@@ -47,9 +51,11 @@ final class SlideFrames: @unchecked Sendable {
 
     init(
         decode: @escaping (String, FrameSize) throws -> PixelBuffer,
+        version: ((String) -> PictureVersion?)? = nil,
         place: @escaping (PixelSurface, PixelSurface) -> Void = { scaleImageToFill($0, into: $1) }
     ) {
         self.decode = decode
+        self.version = version
         self.place = place
         // Three wanted frames plus one demanded while a broken picture is skipped: no growth later.
         state.slots.reserveCapacity(4)
@@ -86,6 +92,36 @@ final class SlideFrames: @unchecked Sendable {
             state.failed.removeAll(keepingCapacity: true)
         }
     }
+
+    /// Drops the frames of pictures whose version changed since they were decoded (a file
+    /// rewritten or replaced under the same name), so they are decoded again when next needed
+    /// (even if they failed this turn), and returns their names. Versions are read outside the lock: they may ask the file system.
+    func dropReplaced() -> [String] {
+        guard let version else { return [] }
+        let held = withLock { state in state.slots.compactMap { $0.frame == nil ? nil : ($0.name, $0.version) } }
+        let replaced = held.filter { version($0.0) != $0.1 }
+        guard !replaced.isEmpty else { return [] }
+        withLock { state in
+            state.slots.removeAll { slot in
+                slot.frame != nil && replaced.contains { $0.0 == slot.name && $0.1 == slot.version }
+            }
+            // A new version deserves a new try, even if the last one failed this turn.
+            state.failed.removeAll { name in replaced.contains { $0.0 == name } }
+        }
+        return replaced.map(\.0)
+    }
+
+    /// Holds `frame` as picture `name`'s, of an unknown version (so `dropReplaced` drops it at the
+    /// next change, and the picture is decoded again then).
+    func reinstate(_ name: String, _ frame: PixelBuffer) {
+        withLock { state in
+            state.slots.removeAll { $0.name == name }
+            state.slots.append(Slot(name: name, frame: frame, version: nil))
+        }
+    }
+
+    /// The frame of picture `name` if it is held (never decodes).
+    func held(_ name: String) -> PixelBuffer? { withLock { state in state.slots.first { $0.name == name }?.frame } }
 
     /// Whether picture `name` failed to decode since the wanted set last changed.
     func hasFailed(_ name: String) -> Bool { withLock { state in state.failed.contains(name) } }
@@ -151,6 +187,8 @@ final class SlideFrames: @unchecked Sendable {
             return state.failed.contains(name) || done || stale || empty ? nil : state.size
         }
         guard let size else { return }
+        // Read before the pixels, so a file replaced while it is decoded is seen as changed.
+        let stamp = version?(name)
         let fitted: PixelBuffer?
         do {
             let picture = try decode(name, size)
@@ -169,8 +207,9 @@ final class SlideFrames: @unchecked Sendable {
             }
             if let slot {
                 state.slots[slot].frame = fitted
+                state.slots[slot].version = stamp
             } else {
-                state.slots.append(Slot(name: name, frame: fitted))
+                state.slots.append(Slot(name: name, frame: fitted, version: stamp))
             }
         }
     }

@@ -9,7 +9,8 @@ import SwellRaster
 /// seconds. At most three are
 /// held, scaled, at a time (`SlideFrames`), the next one decoded in the background; the folder is
 /// listed again at each change, so pictures added to it or removed from it are taken into
-/// account. The next image is revealed through a wave mask: a band centred on the screen whose
+/// account, and a picture replaced in place (same name, new content) is decoded again; a single
+/// picture that was replaced is revealed over its old self. The next image is revealed through a wave mask: a band centred on the screen whose
 /// height grows from 0 to 100 % while its two wavy edges advance in phase by pct · 720°, easeOut
 /// over 3 s.
 public struct SlideshowScene: Scene {
@@ -46,6 +47,9 @@ public struct SlideshowScene: Scene {
     var current: String?
     var target: String?
     var transitionStart: Double?
+    /// While a reveal runs: the frame of `current` as it was before its file was replaced (its
+    /// new version is decoded when it next comes round, or revealed now if it is the only one).
+    var outgoing: PixelBuffer?
     var nextTimer: Double
     var mask = Path()
 
@@ -53,9 +57,11 @@ public struct SlideshowScene: Scene {
         background = settings.color("background")
         if settings.text("fit") == "fit" {
             let bars = settings.color("background").opaquePixel
-            frames = SlideFrames(decode: images.decode) { scaleImageToFit($0, into: $1, background: bars) }
+            frames = SlideFrames(decode: images.decode, version: images.version) {
+                scaleImageToFit($0, into: $1, background: bars)
+            }
         } else {
-            frames = SlideFrames(decode: images.decode)
+            frames = SlideFrames(decode: images.decode, version: images.version)
         }
         relist = images.relist
         names = images.names
@@ -76,7 +82,14 @@ public struct SlideshowScene: Scene {
         if transitionStart != nil { current = target }  // a change mid-reveal completes the reveal
         transitionStart = nil
         listAgain()
-        guard let shown = current, let next = picture(after: shown), next != shown else { return }
+        let onScreen = current.flatMap { frames.held($0) }
+        let replaced = frames.dropReplaced()
+        outgoing = nil
+        guard let shown = current, let next = picture(after: shown) else { return }
+        let shownReplaced = replaced.contains(shown)
+        // One picture: nothing to change to, unless its file was replaced.
+        guard next != shown || shownReplaced else { return }
+        if shownReplaced { outgoing = onScreen }
         target = next
         transitionStart = time
     }
@@ -86,6 +99,7 @@ public struct SlideshowScene: Scene {
         if let start = transitionStart, time >= start + transition {
             current = target
             transitionStart = nil
+            outgoing = nil
             // Listed now too, so the picture after this one is known (and prefetched) a whole
             // interval before it is needed, even when it was just added to the folder.
             listAgain()
@@ -109,14 +123,19 @@ public struct SlideshowScene: Scene {
         frames.resize(to: size)
         if mask.elements.capacity < size.width + 16 { mask.elements.reserveCapacity(size.width + 16) }
         // Nothing decodes: the background shows.
-        guard let shown = decodablePicture(from: &current) else { return }
+        guard let shown = outgoing ?? decodablePicture(from: &current) else { return }
         var revealed: PixelBuffer?
         if transitionStart != nil {
             revealed = decodablePicture(from: &target)
-            // Every other picture is broken: nothing to reveal.
-            if revealed == nil || target == current {
+            // Every other picture is broken: nothing to reveal (but a replaced picture's new
+            // version may be revealed over its old one).
+            if revealed == nil || (target == current && outgoing == nil) {
+                // A replaced picture whose new version does not decode (a copy still being
+                // written) stays on screen as it was, and is tried again at the next change.
+                if revealed == nil, let old = outgoing, let name = current { frames.reinstate(name, old) }
                 revealed = nil
                 transitionStart = nil
+                outgoing = nil
             }
         }
         let upcoming = revealed == nil ? current : target

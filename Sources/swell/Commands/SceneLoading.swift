@@ -54,8 +54,8 @@ struct ImageFolderError: Error, CustomStringConvertible {
 /// a file that is not a PNG or JPEG, or is too large, fails at start-up with its name); the pixels are
 /// decoded only when the slideshow is about to show them. A file that fails then (truncated or
 /// replaced while running) is reported on standard error and skipped; the show goes on. The
-/// slideshow lists the folder again at each change, so pictures can be added and removed while
-/// it runs.
+/// slideshow lists the folder again at each change, so pictures can be added, removed and
+/// replaced while it runs.
 func loadImageFolder(_ folder: String) throws -> SceneImages {
     guard let names = pictureNames(in: folder) else {
         throw ImageFolderError(description: "cannot open image folder '\(folder)': \(String(cString: strerror(errno)))")
@@ -81,7 +81,8 @@ func loadImageFolder(_ folder: String) throws -> SceneImages {
                 throw error
             }
         },
-        relist: { pictureNames(in: folder) })
+        relist: { pictureNames(in: folder) },
+        version: { name in fileVersion(path: directory + name) })
 }
 
 /// The names of the pictures in `folder` (*.png, *.jpg, *.jpeg, not hidden), sorted; nil if the

@@ -1,3 +1,5 @@
+import SwellScenes
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -16,4 +18,15 @@ func sortedNames(in folder: String, where keep: (String) -> Bool) -> [String]? {
         if !name.hasPrefix(".") && keep(name) { names.append(name) }
     }
     return names.sorted()
+}
+
+/// The version of the file at `path` as the slideshow compares it: modification time (ns), size
+/// and inode, so rewriting a picture in place (`cp` over it) or replacing it (`rsync`, `mv`)
+/// is seen. nil if it cannot be read (e.g. removed).
+func fileVersion(path: String) -> PictureVersion? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    return PictureVersion(
+        modified: Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec),
+        size: Int64(info.st_size), identity: UInt64(info.st_ino))
 }
