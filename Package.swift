@@ -57,6 +57,6 @@ let package = Package(
             exclude: ["Goldens"]),
         .testTarget(
             name: "SwellCLITests", dependencies: ["swell", "SwellOutput", "SwellRaster", "SwellDrawList", "CJPEG"]),
-        .testTarget(name: "SwellKioskTests", dependencies: ["SwellKiosk", "SwellRaster"]),
+        .testTarget(name: "SwellKioskTests", dependencies: ["SwellKiosk", "SwellRaster", "CDRM"]),
     ]
 )

@@ -113,7 +113,7 @@ def suite_for(device, width, height, extra, stop_signal):
     tag = f"{device}-{width}x{height}"
     if only and not any(only in f"{tag} {case}" for case in ["drm-show", "drm-restore", "fbdev-show", "touch",
                                                                "rotate", "pacing", "hotplug", "error", "png", "vfb",
-                                                               "run", "bench", "slideshow", "picture replaced"]):
+                                                               "run", "bench", "slideshow", "picture replaced", "display hotplug"]):
         return
     vm = KioskVM(boot_dir, os.path.join(work_dir, tag), device, width, height)
     try:
@@ -514,6 +514,33 @@ def suite_for(device, width, height, extra, stop_signal):
             return False, f"exit status {exit_status}: " + " | ".join(lines[-4:])
         return True, f"screens: {runs(seen)} (a, rewritten in place → e, renamed over → c); SIGTERM → exit 0"
 
+    def display_hotplug():
+        """The display unplugged and plugged in again while `swell run` sleeps on an idle pond: the
+        connector's status forced off, then back to detection, each followed by the hotplug uevent
+        a driver sends (synthesised through the card's uevent file: QEMU cannot pull the cable).
+        Swell must wake, say so, keep running while disconnected, set the mode again on reconnect
+        with the picture it showed, and exit 0 on SIGTERM."""
+        status = "/sys/class/drm/card0-Virtual-1/status"
+        uevent = 'echo "change $(cat /proc/sys/kernel/random/uuid) HOTPLUG=1" >/sys/class/drm/card0/uevent'
+        start(vm, "swell run ripples --output drm", "/tmp/hp.log", "swell: running")
+        before = vm.screendump(f"{tag}-hotplug-before")
+        steps = [("off", "disconnected; still running"), ("detect", "connected; mode")]
+        for value, message in steps:
+            code, lines = vm.sh(f"echo {value} >{status} && {uevent} && waitfor /tmp/hp.log '{message}' 100; "
+                                "r=$?; cat /tmp/hp.log; (exit $r)")
+            if code != 0:
+                stop(vm, "/tmp/hp.log")
+                return False, f"no '{message}' after '{value}' + hotplug uevent: " + " | ".join(lines[-4:])
+        after = vm.screendump(f"{tag}-hotplug-after")
+        differing, largest = compare(after, before)
+        exit_status, lines = stop(vm, "/tmp/hp.log")
+        if differing:
+            return False, f"after the new modeset the screen differs from before in {differing} pixels (max {largest})"
+        if exit_status != 0:
+            return False, f"exit status {exit_status}: " + " | ".join(lines[-4:])
+        said = [l for l in lines if "disconnected" in l or "connected; mode" in l]
+        return True, " | ".join(said) + "; the same picture after the new modeset; SIGTERM → exit 0"
+
     def bench_drm():
         """`swell bench` through the DRM presenter: render, present (copy + flip) and total rows."""
         status, lines = vm.sh("swell bench ripples --output drm --frames 60 --threads 1; echo status=$?", timeout=240)
@@ -564,6 +591,7 @@ def suite_for(device, width, height, extra, stop_signal):
             run_case(f"{tag} bench through DRM ({driver})", bench_drm)
             run_case(f"{tag} run slideshow ({driver})", slideshow_show)
             run_case(f"{tag} run slideshow, picture replaced ({driver})", slideshow_replaced)
+            run_case(f"{tag} display hotplug ({driver})", display_hotplug)
         elif kind == "touch-rotate":
             run_case(f"{tag} touch rotate-{value} ({driver})", touch(value))
     vm.close()

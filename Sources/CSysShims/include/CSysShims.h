@@ -64,4 +64,9 @@ int swell_crash_restore_install(void);
 /// system when freed. Returns 0, or -1 if glibc refused.
 int swell_fix_mmap_threshold(int bytes);
 
+// MARK: uevents
+/// A non-blocking netlink socket bound to the kernel's own uevent multicast group, which any user
+/// may read (display hotplug without udev). Returns the fd, or -1 with errno set.
+int swell_uevent_socket(void);
+
 #endif

@@ -23,6 +23,8 @@ public final class KioskLoop {
     public let input: InputMonitor?
     public let console: VTConsole?
     private let signalPipe: FileDescriptor
+    /// Display hotplug (nil if the kernel's uevents cannot be read).
+    private let uevents = UeventMonitor()
 
     /// Installs the stop-signal handlers. Pass the presenter already opened; the console is
     /// restored together with the presenter.
@@ -69,6 +71,10 @@ public final class KioskLoop {
                 handle(event)
                 frameNeeded = true
             }
+            if uevents?.drainDisplayChanges() == true {
+                try presenter.displayChanged()
+                frameNeeded = true
+            }
             let time = monotonicSeconds() - start
             let idle = isIdle(time)
             if frameNeeded || !idle || settling {
@@ -84,7 +90,8 @@ public final class KioskLoop {
                 if let maximumFrames, frames >= maximumFrames { return .frameLimit }
                 continue
             }
-            // Idle: sleep until input, a hotplug, a signal, the scene's timer or the time limit.
+            // Idle: sleep until input, a hotplug (input or display), a signal, the scene's timer or
+            // the time limit.
             var timeout: Double? = input?.maximumSleep
             if let wake = wakeIn() {
                 let left = max(0, wake)
@@ -95,7 +102,9 @@ public final class KioskLoop {
                 timeout = min(timeout ?? left, left)
             }
             let milliseconds = timeout.map { Int32(min($0 * 1000 + 1, 2_000_000_000)) } ?? -1
-            _ = waitForReadable([signalPipe] + (input?.descriptors ?? []), timeoutMilliseconds: milliseconds)
+            _ = waitForReadable(
+                [signalPipe] + (input?.descriptors ?? []) + (uevents.map { [$0.fd] } ?? []),
+                timeoutMilliseconds: milliseconds)
         }
     }
 

@@ -7,6 +7,8 @@ import CDRM
 /// A display mode a connector offers.
 public struct DisplayMode: Sendable {
     public let info: drmModeModeInfo
+
+    public init(info: drmModeModeInfo) { self.info = info }
     public var width: Int { Int(info.hdisplay) }
     public var height: Int { Int(info.vdisplay) }
     public var isPreferred: Bool { info.type & UInt32(DRM_MODE_TYPE_PREFERRED) != 0 }

@@ -50,6 +50,8 @@ public final class DRMPresenter: Presenter {
     private var flipsWork = true
     private var saved: drmModeCrtc?
     private var restored = false
+    /// Our connector at the last look (start-up or hotplug): connected, and the modes it offered.
+    private var lastSeen: (connected: Bool, modes: [DisplayMode])
 
     /// Opens the card, claims the display and saves what it showed. Throws with the fix on failure.
     public init(_ selection: DRMSelection, rotation: Rotation) throws(KioskError) {
@@ -62,6 +64,7 @@ public final class DRMPresenter: Presenter {
             throw KioskError(.noConnector, "\(card.path): no display controller (CRTC) can drive \(connector.name)")
         }
         crtcID = crtc
+        lastSeen = (connector.isConnected, connector.modes)
         completedFlips.initialize(to: 0)
         pacer = FramePacer(refreshHz: mode.refreshHz, vblankAvailable: true)
         display = DisplayInfo(
@@ -249,6 +252,41 @@ public final class DRMPresenter: Presenter {
         guard flipsWork else { return "SetCrtc each frame (no page flips), paced by the clock" }
         return "page flips" + (pacer.usesClock ? ", paced by the clock (flip events came back at once)" : " on vblank")
             + (dirtyNeeded ? ", DirtyFB" : "")
+    }
+
+    /// After a hotplug: re-reads the card; keeps running when our display went away, sets the CRTC
+    /// again (with the picture on screen) when one is back, and throws when the display now
+    /// connected does not offer our mode (a restart, as the kiosk service does, takes its mode).
+    public func displayChanged() throws(KioskError) {
+        do {
+            try card.reload()
+        } catch {
+            kioskWarn("\(card.path): display hotplug, but the card could not be read again (\(error)); carrying on")
+            return
+        }
+        let now = card.connectors.first { $0.id == connector.id }
+        let change = DisplayChange.after(lastSeen, now: now.map { ($0.isConnected, $0.modes) }, mode: mode)
+        lastSeen = (now?.isConnected ?? false, now?.modes ?? [])
+        switch change {
+        case .none:
+            return
+        case .disconnected:
+            kioskWarn(
+                "\(connector.name) disconnected; still running: the picture comes back when a display is plugged in")
+        case .reconnected:
+            guard modeSet, !buffers.isEmpty else { return }
+            try waitForFlip()
+            let onScreen = buffers[backIndex ^ 1]
+            try setCrtc(onScreen.framebufferID)
+            markDirty(onScreen)
+            kioskWarn("\(connector.name) connected; mode \(mode.label) set again")
+        case .modeGone(let offered):
+            throw KioskError(
+                .noConnector,
+                "\(card.path): the display now on \(connector.name) does not offer \(mode.label) (it offers "
+                    + offered.joined(separator: " ")
+                    + "); start swell again to use its mode (the kiosk service restarts it)")
+        }
     }
 
     private func setCrtc(_ framebufferID: UInt32) throws(KioskError) {

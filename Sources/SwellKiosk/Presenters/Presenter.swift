@@ -85,9 +85,15 @@ public protocol Presenter: AnyObject {
     /// FBIO_WAITFORVSYNC) or a clock at the refresh rate (no vblank, or reports that came back at
     /// once, as in virtual machines).
     var pacing: String { get }
+    /// Re-reads the display's state after the kernel reported a display hotplug, and shows the
+    /// picture again if a display came back. Throws when the display can no longer be driven as
+    /// it was (a new one that does not offer the mode). Default: nothing to do.
+    func displayChanged() throws(KioskError)
 }
 
 extension Presenter {
+    public func displayChanged() throws(KioskError) {}
+
     public var width: Int { shadow.width }
     public var height: Int { shadow.height }
 }
