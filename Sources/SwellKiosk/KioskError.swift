@@ -8,8 +8,11 @@ public struct KioskError: Error, CustomStringConvertible, Sendable {
         case permissionDenied
         /// Another process (a desktop's DRM master) holds the device.
         case busy
-        /// The card has no connected connector, or the named connector does not exist.
+        /// The named connector does not exist, or the display there cannot be driven as asked.
         case noConnector
+        /// A card is there but no display is connected to it (or to the named connector): a
+        /// kiosk that booted before its screen was switched on may wait for one.
+        case displayDisconnected
         /// The requested mode is not one the connector offers.
         case modeNotOffered
         /// A bad option value.

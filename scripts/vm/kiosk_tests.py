@@ -113,7 +113,7 @@ def suite_for(device, width, height, extra, stop_signal):
     tag = f"{device}-{width}x{height}"
     if only and not any(only in f"{tag} {case}" for case in ["drm-show", "drm-restore", "fbdev-show", "touch",
                                                                "rotate", "pacing", "hotplug", "error", "png", "vfb",
-                                                               "run", "bench", "slideshow", "picture replaced", "display hotplug"]):
+                                                               "run", "bench", "slideshow", "picture replaced", "display"]):
         return
     vm = KioskVM(boot_dir, os.path.join(work_dir, tag), device, width, height)
     try:
@@ -541,6 +541,40 @@ def suite_for(device, width, height, extra, stop_signal):
         said = [l for l in lines if "disconnected" in l or "connected; mode" in l]
         return True, " | ".join(said) + "; the same picture after the new modeset; SIGTERM → exit 0"
 
+    def display_late():
+        """A kiosk booted before its screen was switched on: with the connector forced off, `swell
+        run --output auto` says it waits (no fallback to the card's own fbdev emulation, which
+        would keep it off DRM) and, once the display is connected (status back to detection + the
+        change uevent), runs on DRM at the display's mode; with --seconds it gives up with 69,
+        not falling back to that fbdev emulation either."""
+        status = "/sys/class/drm/card0-Virtual-1/status"
+        uevent = 'echo "change $(cat /proc/sys/kernel/random/uuid) HOTPLUG=1" >/sys/class/drm/card0/uevent'
+        try:
+            vm.sh(f"echo off >{status} && {uevent}")
+            code, lines = vm.sh("swell show /data/waves.json --output auto --seconds 2; echo status=$?", timeout=30)
+            text = " ".join(lines)
+            if "status=69" not in lines or "waiting for a display" not in text or "no connected display" not in text:
+                return False, f"--seconds 2 with no display: {text[:300]}"
+            start(vm, "swell run ripples --output auto", "/tmp/late.log", "waiting for a display")
+            time.sleep(1)
+            _, lines = vm.sh("cat /tmp/late.log")
+            if any("swell: running" in l for l in lines):
+                stop(vm, "/tmp/late.log")
+                return False, "ran before a display was connected: " + " | ".join(lines)
+            vm.sh(f"echo detect >{status} && {uevent}")
+            code, lines = vm.sh("waitfor /tmp/late.log 'swell: running' 100; r=$?; cat /tmp/late.log; (exit $r)")
+            running = next((l for l in lines if "swell: running" in l), None)
+            if code != 0 or running is None or "(drm)" not in running:
+                stop(vm, "/tmp/late.log")
+                return False, "not running on DRM after the display was connected: " + " | ".join(lines[-4:])
+            exit_status, lines = stop(vm, "/tmp/late.log")
+            if exit_status != 0:
+                return False, f"exit status {exit_status}: " + " | ".join(lines[-4:])
+            waiting = next(l for l in lines if "waiting for a display" in l)
+            return True, f"--seconds 2 → 69; '{waiting}' → '{running}'; SIGTERM → exit 0"
+        finally:
+            vm.sh(f"echo detect >{status} && {uevent}")
+
     def bench_drm():
         """`swell bench` through the DRM presenter: render, present (copy + flip) and total rows."""
         status, lines = vm.sh("swell bench ripples --output drm --frames 60 --threads 1; echo status=$?", timeout=240)
@@ -592,6 +626,7 @@ def suite_for(device, width, height, extra, stop_signal):
             run_case(f"{tag} run slideshow ({driver})", slideshow_show)
             run_case(f"{tag} run slideshow, picture replaced ({driver})", slideshow_replaced)
             run_case(f"{tag} display hotplug ({driver})", display_hotplug)
+            run_case(f"{tag} display connected late ({driver})", display_late)
         elif kind == "touch-rotate":
             run_case(f"{tag} touch rotate-{value} ({driver})", touch(value))
     vm.close()

@@ -128,13 +128,13 @@ public final class DRMPresenter: Presenter {
             }
             guard connector.isConnected || !connector.modes.isEmpty else {
                 throw KioskError(
-                    .noConnector, "\(card.path): \(connector.name) is \(connector.status); plug a display in")
+                    .displayDisconnected, "\(card.path): \(connector.name) is \(connector.status); plug a display in")
             }
             return connector
         }
         guard let connector = card.connectors.first(where: { $0.isConnected && !$0.modes.isEmpty }) else {
             throw KioskError(
-                .noConnector,
+                .displayDisconnected,
                 "\(card.path) (\(card.driver)): no connected display (connectors: \(summary.isEmpty ? "none" : summary)); "
                     + "plug a display in or pick another card with --device")
         }

@@ -32,13 +32,26 @@ public final class FBDevPresenter: Presenter {
     private var vsyncWorks = true
     private var restored = false
 
+    /// The framebuffer devices, /dev/fb0 first.
+    public static func devicePaths() -> [String] {
+        directoryEntries("/dev").filter { $0.hasPrefix("fb") && Int($0.dropFirst(2)) != nil }.map { "/dev/" + $0 }
+    }
+
+    /// The driver's id for framebuffer `path` (/dev/fbN) from sysfs, which anyone may read
+    /// ("bochs-drmdrmfb", "fb_ili9341"); nil when it cannot be read.
+    public static func driverID(path: String) -> String? {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let file = fopen("/sys/class/graphics/\(name)/name", "r") else { return nil }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 64)
+        guard fgets(&line, Int32(line.count), file) != nil else { return nil }
+        let text = String(cString: line)
+        return text.hasSuffix("\n") ? String(text.dropLast()) : text
+    }
+
     public init(devicePath: String?, rotation: Rotation) throws(KioskError) {
         self.rotation = rotation
-        let candidates =
-            devicePath.map { [$0.hasPrefix("/") ? $0 : "/dev/" + $0] }
-            ?? directoryEntries("/dev").filter { $0.hasPrefix("fb") && Int($0.dropFirst(2)) != nil }.map {
-                "/dev/" + $0
-            }
+        let candidates = devicePath.map { [$0.hasPrefix("/") ? $0 : "/dev/" + $0] } ?? Self.devicePaths()
         guard let path = candidates.first else {
             throw KioskError(
                 .noDevice,

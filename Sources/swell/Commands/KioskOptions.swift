@@ -19,9 +19,9 @@ let kioskOutputOptions: [OptionSpec] = [
 
 let kioskExitStatusText = """
     Exit status: 0 stopped by a signal or --seconds, 64 usage error, 65/66 bad or unreadable input,
-    69 no display device or no connected display, 75 the display is held by another DRM master,
-    77 permission denied (join the video and input groups, or run as root), 78 connector or mode
-    not offered, 74 a device failed while running.
+    69 no display device, or no display connected (within --seconds), 75 the display is held by
+    another DRM master, 77 permission denied (join the video and input groups, or run as root),
+    78 connector or mode not offered, 74 a device failed while running.
     """
 
 /// Reads the shared output options; `-o` is `--output` here (the argument parser maps it).
@@ -56,7 +56,7 @@ func secondsOption(_ arguments: ParsedArguments) throws -> Double? {
 func commandFailure(_ error: KioskError) -> CommandFailure {
     let status: Int32
     switch error.kind {
-    case .noDevice, .noConnector: status = ExitStatus.unavailable
+    case .noDevice, .noConnector, .displayDisconnected: status = ExitStatus.unavailable
     case .permissionDenied: status = ExitStatus.noPermission
     case .busy: status = ExitStatus.tryAgain
     case .modeNotOffered: status = ExitStatus.configuration

@@ -15,6 +15,9 @@ let runVerb = Verb(
         While the scene is idle (an empty ripple pond, a slideshow between pictures) nothing is drawn
         and the process sleeps until input arrives or the scene's next timer. SIGTERM, SIGINT or
         SIGHUP (or --seconds) stops it and gives the console back.
+        No display connected to the DRM card yet (a screen switched on after the kiosk booted): it
+        says so and waits for one (at most --seconds). A display unplugged while running: it carries
+        on, and sets the mode again when one is plugged back in.
         Once the first frame is on screen it prints 'swell: running SCENE on card0 Virtual-1
         1920x1080@60 (drm)'; at the end it prints the frames shown and the frame rate.
         --input replays a touch script (touches/1, see examples/input/) in real time, on top of
@@ -32,8 +35,10 @@ private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
         throw CommandFailure(ExitStatus.usage, "expected one scene name or scene file")
     }
     let sceneName = arguments.positional[0]
-    let options = try outputOptions(arguments)
+    var options = try outputOptions(arguments)
     let seconds = try secondsOption(arguments)
+    // A screen switched on after the kiosk booted: wait for it (at most --seconds).
+    options.waitForDisplay = seconds ?? .infinity
     let threads = try arguments.integer("threads", default: onlineCores(), in: 1...256)
     let player = try loadScenePlayer(sceneName, threads: threads)
     let script = try arguments["input"].map(loadTouchScript)?.events ?? []

@@ -37,6 +37,8 @@ private func runShow(_ arguments: ParsedArguments) throws -> Int32 {
     let path = arguments.positional[0]
     var options = try outputOptions(arguments)
     let seconds = try secondsOption(arguments)
+    // A screen switched on after the kiosk booted: wait for it (at most --seconds).
+    options.waitForDisplay = seconds ?? .infinity
     let save = try ScanoutSave(arguments, options: &options)
 
     let scaling = try PictureScaling(arguments["scale"] ?? "none")

@@ -51,6 +51,8 @@ private func runTouchTest(_ arguments: ParsedArguments) throws -> Int32 {
     }
     var options = try outputOptions(arguments)
     let seconds = try secondsOption(arguments)
+    // A screen switched on after the kiosk booted: wait for it (at most --seconds).
+    options.waitForDisplay = seconds ?? .infinity
     let save = try ScanoutSave(arguments, options: &options)
     var rings: [Ring] = []
     if let tap = arguments["tap"] {
