@@ -6,13 +6,12 @@ import SwellRaster
 
 /// `slideshow`: signage. Images (decoded by the caller on demand; this module reads no files) are
 /// scaled to fill the screen (or to fit it, between bars) and change on a tap or every `interval`
-/// seconds. At most three are
-/// held, scaled, at a time (`SlideFrames`), the next one decoded in the background; the folder is
-/// listed again at each change, so pictures added to it or removed from it are taken into
-/// account, and a picture replaced in place (same name, new content) is decoded again; a single
-/// picture that was replaced is revealed over its old self. The next image is revealed through a wave mask: a band centred on the screen whose
-/// height grows from 0 to 100 % while its two wavy edges advance in phase by pct · 720°, easeOut
-/// over 3 s.
+/// seconds. At most three are held, scaled, at a time (`SlideFrames`), the next one decoded in
+/// the background; the folder is listed again at each change, so pictures added to it or removed
+/// from it are taken into account, and a picture replaced in place (same name, new content) is
+/// decoded again; a single picture that was replaced is revealed over its old self. The next
+/// image is revealed through a wave mask: a band centred on the screen whose height grows from 0
+/// to 100 % while its two wavy edges advance in phase by pct · 720°, easeOut over 3 s.
 public struct SlideshowScene: Scene {
     public static let descriptor = SceneDescriptor(
         name: "slideshow",
@@ -121,6 +120,7 @@ public struct SlideshowScene: Scene {
         advance(to: time)
         guard size.width > 0, size.height > 0 else { return }
         frames.resize(to: size)
+        if let old = outgoing, old.width != size.width || old.height != size.height { outgoing = nil }
         if mask.elements.capacity < size.width + 16 { mask.elements.reserveCapacity(size.width + 16) }
         // Nothing decodes: the background shows.
         guard let shown = outgoing ?? decodablePicture(from: &current) else { return }
