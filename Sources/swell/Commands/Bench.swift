@@ -14,7 +14,8 @@ let benchVerb = Verb(
     summary: "measure frame times (p50/p95/p99/max) of draw lists or scenes on this machine",
     synopsis:
         "SCENE|FILE.json [--size WxH | --output drm|fbdev|memory …] [--seconds S | --frames N] [--threads N] "
-        + "[--input SCRIPT.json] [--json FILE] [--plot FILE.svg]\n       swell bench --drawlists DIR [--frames N] …",
+        + "[--input SCRIPT.json] [--json FILE] [--plot FILE.svg]\n       swell bench --scenes DIR [same options]\n"
+        + "       swell bench --drawlists DIR [--frames N] …",
     details: """
         Runs a scene with its real animation — a stepped clock at the refresh rate and, unless
         --input names a touch script, three fingers dragging circles across the screen (90 ripples
@@ -25,6 +26,9 @@ let benchVerb = Verb(
         the headroom (budget / p99 of the render time). Without --output the frames go to memory
         at --size (default 1920x1080). The last frame's checksum is printed (the run is
         deterministic), so a change in the pictures is visible.
+        With --scenes DIR, runs every scene file in DIR (*.json, e.g. examples/: one of each
+        built-in scene) the same way, 10 s each unless --seconds or --frames say otherwise, on the
+        same output, and prints one table and which scenes held the refresh rate.
         With --drawlists DIR, renders each draw list in DIR (*.json, e.g. bench-data/) repeatedly,
         with a plain fill of the same frame (the memory-bandwidth floor) for comparison.
         A table goes to standard output (with a progress bar on a terminal while it runs);
@@ -34,6 +38,7 @@ let benchVerb = Verb(
     options: kioskOutputOptions.filter { $0.name != "save" && $0.name != "seconds" } + [
         .option("seconds", "S", "run the scene for S seconds of animation (default 20)"),
         .option("input", "SCRIPT.json", "touch script to replay (default: three fingers dragging)"),
+        .option("scenes", "DIR", "benchmark every scene file (*.json) in DIR, e.g. examples/"),
         .option("drawlists", "DIR", "benchmark every draw list (*.json) in DIR"),
         .option("frames", "N", "frames to render (default: 20 s of the scene, or 100 per draw list)"),
         .option("threads", "N", "render threads (default: one per core)"),
@@ -55,6 +60,12 @@ struct BenchSeries {
 }
 
 private func runBench(_ arguments: ParsedArguments) throws -> Int32 {
+    if let folder = arguments["scenes"] {
+        guard arguments.positional.isEmpty, arguments["drawlists"] == nil else {
+            throw CommandFailure(ExitStatus.usage, "--scenes takes no other scene or --drawlists")
+        }
+        return try benchSceneSuite(folder, arguments)
+    }
     guard let folder = arguments["drawlists"] else {
         guard arguments.positional.count == 1 else {
             throw CommandFailure(
@@ -197,12 +208,12 @@ func writeText(_ text: String, to path: String) throws {
     }
 }
 
-/// The *.json files of a folder, sorted by name.
-func jsonFiles(in folder: String) throws -> [String] {
+/// The *.json files of a folder (`holding` says what they are, for the error), sorted by name.
+func jsonFiles(in folder: String, holding what: String = "draw lists") throws -> [String] {
     guard let names = sortedNames(in: folder, where: { $0.hasSuffix(".json") }) else {
         throw CommandFailure(ExitStatus.noInput, "\(folder): cannot open folder: \(String(cString: strerror(errno)))")
     }
-    guard !names.isEmpty else { throw CommandFailure(ExitStatus.noInput, "\(folder): no *.json draw lists in it") }
+    guard !names.isEmpty else { throw CommandFailure(ExitStatus.noInput, "\(folder): no *.json \(what) in it") }
     return names.map { folder.hasSuffix("/") ? folder + $0 : folder + "/" + $0 }
 }
 

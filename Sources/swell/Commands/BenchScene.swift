@@ -11,32 +11,88 @@ import SwellScenes
 /// `swell bench SCENE`: the scene's real animation on a stepped clock, rendered into a
 /// presenter's shadow buffer (a display or memory) and presented, each step timed.
 func benchScene(_ sceneName: String, _ arguments: ParsedArguments) throws -> Int32 {
-    var options = try outputOptions(arguments)
-    if arguments["output"] == nil { options.choice = .memory }
     let threads = try arguments.integer("threads", default: onlineCores(), in: 1...256)
     let player = try loadScenePlayer(sceneName, threads: threads)
-    let (presenter, console) = try openKioskOutput(options)
-    defer {
+    let bench = try SceneBench(arguments, threads: threads, defaultSeconds: 20)
+    defer { bench.close() }
+    let name = sceneName.split(separator: "/").last.map(String.init) ?? sceneName
+    let series = try bench.run(player, name: name)
+    print(
+        "swell bench: \(name) on \(bench.location), \(series.times.render.count) frames at "
+            + "\(formatHertz(bench.refresh)) (stepped clock), \(bench.describedInput)")
+    if bench.presenting { print("presenting: \(bench.presenter.pacing)") }
+    try reportScene(
+        series, budget: bench.budget, arguments: arguments, title: "swell bench \(name) (\(bench.location))")
+    return try checkChecksums([series], arguments: arguments)
+}
+
+/// What every scene benchmark shares: the output (memory unless --output says otherwise), the
+/// stepped clock's rate and the frame budget, the number of frames, and the touches.
+struct SceneBench {
+    let presenter: any Presenter
+    let console: VTConsole?
+    let presenting: Bool
+    let threads: Int
+    let refresh: Double
+    let budget: Double
+    let frames: Int
+    let script: [SwellScenes.TouchEvent]
+    let describedInput: String
+
+    /// Opens the output; `defaultSeconds` of animation unless --seconds or --frames say otherwise.
+    init(_ arguments: ParsedArguments, threads: Int, defaultSeconds: Double) throws {
+        var options = try outputOptions(arguments)
+        if arguments["output"] == nil { options.choice = .memory }
+        (presenter, console) = try openKioskOutput(options)
+        presenting = options.choice != .memory
+        self.threads = threads
+        do {
+            refresh =
+                try arguments["refresh"].map { _ in Double(try arguments.integer("refresh", default: 60, in: 1...1000))
+                }
+                ?? (presenting ? presenter.display.refreshHz : 60)
+            budget = 1000 / refresh
+            let seconds = try secondsOption(arguments) ?? defaultSeconds
+            frames = try arguments.integer(
+                "frames", default: max(1, Int((seconds * refresh).rounded())), in: 1...10_000_000)
+            script =
+                try arguments["input"].map(loadTouchScript)?.events
+                ?? draggingFingers(
+                    width: presenter.shadow.width, height: presenter.shadow.height, seconds: Double(frames) / refresh)
+        } catch {
+            console?.restore()
+            presenter.restore()
+            throw error
+        }
+        describedInput =
+            "\(threads) thread\(threads == 1 ? "" : "s"), "
+            + (arguments["input"] == nil ? "three dragging fingers" : "touch script \(arguments["input"]!)")
+    }
+
+    var location: String { presenting ? presenter.display.description : "memory" }
+
+    func run(_ player: ScenePlayer, name: String) throws -> BenchSeries {
+        try benchFrames(
+            player, name: name, on: presenter, presenting: presenting, refresh: refresh, frames: frames, script: script)
+    }
+
+    /// Gives the console and the display back.
+    func close() {
         console?.restore()
         presenter.restore()
     }
-    let width = presenter.shadow.width
-    let height = presenter.shadow.height
-    let displayRate = presenter.display.refreshHz
-    let refresh =
-        try arguments["refresh"].map { _ in Double(try arguments.integer("refresh", default: 60, in: 1...1000)) }
-        ?? (options.choice == .memory ? 60 : displayRate)
-    let budget = 1000 / refresh
-    let seconds = try secondsOption(arguments) ?? 20
-    let frames = try arguments.integer(
-        "frames", default: max(1, Int((seconds * refresh).rounded())), in: 1...10_000_000)
-    let script =
-        try arguments["input"].map(loadTouchScript)?.events
-        ?? draggingFingers(width: width, height: height, seconds: Double(frames) / refresh)
+}
 
+/// Renders `frames` frames of `player` on a stepped clock at `refresh` Hz into the presenter's
+/// shadow buffer, feeding it `script`'s touches, and presents each one when `presenting`; each
+/// step timed. Stops early on a stop signal. The checksum is the last frame's.
+func benchFrames(
+    _ player: ScenePlayer, name: String, on presenter: any Presenter, presenting: Bool, refresh: Double, frames: Int,
+    script: [SwellScenes.TouchEvent]
+) throws -> BenchSeries {
     var times = FrameTimes()
     times.reserve(frames)
-    var progress = ProgressBar(total: frames, label: "bench")
+    var progress = ProgressBar(total: frames, label: name)
     var nextEvent = 0
     let surface = presenter.shadow.surface
     for index in 0..<frames {
@@ -49,7 +105,7 @@ func benchScene(_ sceneName: String, _ arguments: ParsedArguments) throws -> Int
         let started = monotonicSeconds()
         player.render(at: time, into: surface)
         let rendered = monotonicSeconds()
-        if options.choice != .memory {
+        if presenting {
             do {
                 try presenter.present()
             } catch {
@@ -58,20 +114,12 @@ func benchScene(_ sceneName: String, _ arguments: ParsedArguments) throws -> Int
         }
         times.render.append((rendered - started) * 1000)
         // Memory has nothing to present: the frame is done when it is rendered.
-        times.present.append(options.choice == .memory ? 0 : (monotonicSeconds() - rendered) * 1000)
+        times.present.append(presenting ? (monotonicSeconds() - rendered) * 1000 : 0)
         progress.update(index + 1)
     }
     progress.finish()
-    let name = sceneName.split(separator: "/").last.map(String.init) ?? sceneName
-    let series = BenchSeries(name: name, width: width, height: height, times: times, checksum: checksum(surface))
-    let location = options.choice == .memory ? "memory" : presenter.display.description
-    print(
-        "swell bench: \(name) on \(location), \(times.render.count) frames at \(formatMilliseconds(refresh)) Hz "
-            + "(stepped clock), \(threads) thread\(threads == 1 ? "" : "s"), "
-            + (arguments["input"] == nil ? "three dragging fingers" : "touch script \(arguments["input"]!)"))
-    if options.choice != .memory { print("presenting: \(presenter.pacing)") }
-    try reportScene(series, budget: budget, arguments: arguments, title: "swell bench \(name) (\(location))")
-    return try checkChecksums([series], arguments: arguments)
+    return BenchSeries(
+        name: name, width: surface.width, height: surface.height, times: times, checksum: checksum(surface))
 }
 
 /// Three fingers dragging circles across the screen, lifted and put down again every ~4 s: a

@@ -23,6 +23,14 @@ func formatMilliseconds(_ value: Double) -> String {
     return "\(thousandths / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
 }
 
+/// A refresh rate: "60 Hz", or with the hundredths it has ("59.94 Hz").
+func formatHertz(_ value: Double) -> String {
+    let hundredths = Int((value * 100).rounded())
+    if hundredths % 100 == 0 { return "\(hundredths / 100) Hz" }
+    let fraction = String(hundredths % 100)
+    return "\(hundredths / 100)." + String(repeating: "0", count: 2 - fraction.count) + fraction + " Hz"
+}
+
 /// The number of online CPU cores (at least 1).
 func onlineCores() -> Int {
     max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
