@@ -6,7 +6,7 @@
 //   SwellJSON      – a small strict JSON reader that reports JSON paths (no Foundation)
 //   SwellDrawList  – the `drawlist/1` format: parse + validate into raster ops
 //   SwellOutput    – sinks: raw XRGB8888 files, PNG (libpng), atomic file writes; reading PNG
-//                    and JPEG (libjpeg) pictures
+//                    (huge ones shrunk row by row) and JPEG (libjpeg) pictures
 //   SwellScenes    – animation engine, the built-in scenes, scene files, frame diffs (no I/O)
 //   swell          – the command-line tool
 // Tuning flags (e.g. -Xcc -march=native) are passed on the command line by scripts/, never
@@ -29,12 +29,14 @@ let package = Package(
         .target(name: "CSysShims"),
         // libjpeg(-turbo), Debian's libjpeg-dev, behind C wrappers: its errors must longjmp.
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        // libpng's classic API a row at a time (huge PNGs shrunk as they are read): errors longjmp too.
+        .target(name: "CPNGRows", linkerSettings: [.linkedLibrary("png16")]),
 
         // libm: the standard library's rounding and sqrt call it when Foundation is not linked.
         .target(name: "SwellRaster", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "SwellJSON"),
         .target(name: "SwellDrawList", dependencies: ["SwellRaster", "SwellJSON"]),
-        .target(name: "SwellOutput", dependencies: ["SwellRaster", "CPNG", "CJPEG"]),
+        .target(name: "SwellOutput", dependencies: ["SwellRaster", "CPNG", "CJPEG", "CPNGRows"]),
         .target(name: "SwellScenes", dependencies: ["SwellRaster", "SwellJSON"]),
         // Kiosk output: DRM/KMS and fbdev presenters, the VT console, evdev input, the frame loop.
         .target(name: "SwellKiosk", dependencies: ["SwellRaster", "CDRM", "CSysShims"]),
@@ -56,7 +58,8 @@ let package = Package(
             name: "SwellScenesTests", dependencies: ["SwellScenes", "SwellRaster", "SwellJSON", "SwellOutput"],
             exclude: ["Goldens"]),
         .testTarget(
-            name: "SwellCLITests", dependencies: ["swell", "SwellOutput", "SwellRaster", "SwellDrawList", "CJPEG"]),
+            name: "SwellCLITests",
+            dependencies: ["swell", "SwellOutput", "SwellRaster", "SwellDrawList", "CJPEG", "CPNG"]),
         .testTarget(name: "SwellKioskTests", dependencies: ["SwellKiosk", "SwellRaster", "CDRM"]),
     ]
 )

@@ -32,11 +32,12 @@ public func readPictureSize(path: String) throws(OutputError) -> (width: Int, he
     }
 }
 
-/// Decodes a PNG or JPEG (by its name) into an XRGB8888 buffer, upright. With `covering`, a JPEG
-/// much larger than that size may come back reduced, never below it (see `readJPEG`).
+/// Decodes a PNG or JPEG (by its name) into an XRGB8888 buffer, upright. With `covering`, a
+/// picture much larger than that size may come back reduced, never below it (see `readPNG`,
+/// `readJPEG`).
 public func readPicture(path: String, covering: (width: Int, height: Int)? = nil) throws(OutputError) -> PixelBuffer {
     switch PictureFormat(fileName: path) {
-    case .png: try readPNG(path: path)
+    case .png: try readPNG(path: path, covering: covering)
     case .jpeg: try readJPEG(path: path, covering: covering)
     case nil: throw OutputError(path: path, reason: "not a picture Swell reads: name it .png, .jpg or .jpeg")
     }
