@@ -41,12 +41,7 @@ public final class FBDevPresenter: Presenter {
     /// ("bochs-drmdrmfb", "fb_ili9341"); nil when it cannot be read.
     public static func driverID(path: String) -> String? {
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        guard let file = fopen("/sys/class/graphics/\(name)/name", "r") else { return nil }
-        defer { fclose(file) }
-        var line = [CChar](repeating: 0, count: 64)
-        guard fgets(&line, Int32(line.count), file) != nil else { return nil }
-        let text = String(cString: line)
-        return text.hasSuffix("\n") ? String(text.dropLast()) : text
+        return firstLine(ofFile: "/sys/class/graphics/\(name)/name")
     }
 
     public init(devicePath: String?, rotation: Rotation) throws(KioskError) {

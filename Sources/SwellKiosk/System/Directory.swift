@@ -17,6 +17,17 @@ func directoryEntries(_ path: String) -> [String] {
     return names.sorted(by: naturalOrder)
 }
 
+/// The first line of a small text file (a sysfs attribute), without its newline; nil if it
+/// cannot be read.
+func firstLine(ofFile path: String) -> String? {
+    guard let file = fopen(path, "r") else { return nil }
+    defer { fclose(file) }
+    var line = [CChar](repeating: 0, count: 256)
+    guard fgets(&line, Int32(line.count), file) != nil else { return nil }
+    let text = String(decoding: line.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return text.hasSuffix("\n") ? String(text.dropLast()) : text
+}
+
 /// "card2" < "card10": compares the trailing numbers as numbers when the prefixes agree.
 func naturalOrder(_ a: String, _ b: String) -> Bool {
     let aPrefix = a.prefix(while: { !$0.isNumber })
