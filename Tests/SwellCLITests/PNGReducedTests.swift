@@ -116,4 +116,25 @@ import Testing
             #expect(error.description.hasPrefix(folder + "/cut.png: PNG decoding failed"), "\(error)")
         }
     }
+
+    /// `swell show --scale fill` of a poster much larger than the display: checked before the
+    /// display is taken, decoded reduced once its size is known, then scaled the rest of the way.
+    @Test func showScalesAHugePosterFromItsReducedDecode() throws {
+        let folder = try temporaryFolder()
+        try writeTestPNG(folder + "/poster.png", width: 400, height: 300, format: Self.rgb, channels: 3)
+        let run = try SwellProcess.run([
+            "show", folder + "/poster.png", "--scale", "fill", "--output", "memory", "--size", "64x40", "--save",
+            folder + "/screen.png",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        // min(400 / 64, 300 / 40) = 6: decoded at 67x50, then filled into 64x40.
+        let reduced = try readPNG(path: folder + "/poster.png", covering: (64, 40))
+        #expect(reduced.width == 67 && reduced.height == 50)
+        let expected = PixelBuffer(width: 64, height: 40)
+        scaleImageToFill(reduced.surface, into: expected.surface)
+        #expect(try readPNG(path: folder + "/screen.png").packedBytes() == expected.packedBytes())
+        try Data("not a png".utf8).write(to: URL(fileURLWithPath: folder + "/bad.png"))
+        let bad = try SwellProcess.run(["show", folder + "/bad.png", "--scale", "fill", "--output", "memory"])
+        #expect(bad.status == 65 && bad.stderr.contains(folder + "/bad.png: not a readable PNG"), "\(bad.stderr)")
+    }
 }

@@ -42,8 +42,20 @@ private func runShow(_ arguments: ParsedArguments) throws -> Int32 {
     let save = try ScanoutSave(arguments, options: &options)
 
     let scaling = try PictureScaling(arguments["scale"] ?? "none")
-    let picture = try loadPicture(path)
+    // A photo or poster to scale is only checked now (its header: a bad file fails before the
+    // display is taken) and decoded once the display's size is known, so a huge one can be read
+    // reduced (readPicture(covering:)) instead of whole.
+    let decodeLater = scaling != .none && PictureFormat(fileName: path) != nil
+    let early = decodeLater ? nil : try loadPicture(path)
+    if decodeLater { try checkPicture(path) }
     let (loop, presenter) = try openKioskLoop(options, withInput: false)
+    let picture: PixelBuffer
+    do {
+        picture = try early ?? loadPicture(path, covering: (presenter.shadow.width, presenter.shadow.height))
+    } catch {
+        loop.restore()
+        throw error
+    }
     // What goes on screen: the picture itself, or (--scale) scaled at the display's size, made
     // at the first frame and again only if the size changes.
     var shown = picture
@@ -108,19 +120,34 @@ enum PictureScaling {
     }
 }
 
-/// A draw list rendered at its own size, or a PNG or JPEG (turned upright).
-private func loadPicture(_ path: String) throws -> PixelBuffer {
+/// A draw list rendered at its own size, or a PNG or JPEG (turned upright; with `covering`, maybe
+/// reduced as far as it still covers that size).
+private func loadPicture(_ path: String, covering: (width: Int, height: Int)? = nil) throws -> PixelBuffer {
     if PictureFormat(fileName: path) != nil {
         do {
-            return try readPicture(path: path)
+            return try readPicture(path: path, covering: covering)
         } catch {
-            throw CommandFailure(error.isMissingInput ? ExitStatus.noInput : ExitStatus.dataError, error.description)
+            throw pictureFailure(error)
         }
     }
     let frame = try loadFrame(path)
     let buffer = PixelBuffer(width: frame.width, height: frame.height)
     render(frame, into: buffer.surface)
     return buffer
+}
+
+/// Checks that `path` is a PNG or JPEG Swell can show, reading only its header.
+private func checkPicture(_ path: String) throws {
+    do {
+        _ = try readPictureSize(path: path)
+    } catch {
+        throw pictureFailure(error)
+    }
+}
+
+/// A picture that cannot be read: 66 when the file is missing or unreadable, else 65.
+private func pictureFailure(_ error: OutputError) -> CommandFailure {
+    CommandFailure(error.isMissingInput ? ExitStatus.noInput : ExitStatus.dataError, error.description)
 }
 
 /// Copies `picture` centred onto `surface`: cropped where larger, black borders where smaller.
