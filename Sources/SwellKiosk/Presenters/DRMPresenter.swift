@@ -225,6 +225,13 @@ public final class DRMPresenter: Presenter {
 
     public func present() throws(KioskError) {
         try waitForFlip()
+        // Its display unplugged: nothing goes to a screen that is not there (some drivers stop
+        // vblank events then, and every flip would wait for its timeout); the frame is dropped and
+        // the clock paces until a display is back and `displayChanged` sets the mode again.
+        if modeSet && !lastSeen.connected {
+            sleepUntil(monotonic: pacer.clockDeadline(now: monotonicSeconds()))
+            return
+        }
         let back = buffers[backIndex]
         copyToScanout(
             shadow.surface, rotation: rotation, format: .xrgb8888, destination: back.memory, pitch: back.pitch,
