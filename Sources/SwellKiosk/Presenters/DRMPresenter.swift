@@ -52,6 +52,9 @@ public final class DRMPresenter: Presenter {
     private var restored = false
     /// Our connector at the last look (start-up or hotplug): connected, and the modes it offered.
     private var lastSeen: (connected: Bool, modes: [DisplayMode])
+    /// Its display was unplugged while running (not one chosen disconnected at start-up, as a
+    /// monitor whose hotplug detection is broken may be, which is driven all the same).
+    private var unplugged = false
 
     /// Opens the card, claims the display and saves what it showed. Throws with the fix on failure.
     public init(_ selection: DRMSelection, rotation: Rotation) throws(KioskError) {
@@ -228,7 +231,7 @@ public final class DRMPresenter: Presenter {
         // Its display unplugged: nothing goes to a screen that is not there (some drivers stop
         // vblank events then, and every flip would wait for its timeout); the frame is dropped and
         // the clock paces until a display is back and `displayChanged` sets the mode again.
-        if modeSet && !lastSeen.connected {
+        if modeSet && unplugged {
             sleepUntil(monotonic: pacer.clockDeadline(now: monotonicSeconds()))
             return
         }
@@ -278,9 +281,11 @@ public final class DRMPresenter: Presenter {
         case .none:
             return
         case .disconnected:
+            unplugged = true
             kioskWarn(
                 "\(connector.name) disconnected; still running: the picture comes back when a display is plugged in")
         case .reconnected:
+            unplugged = false
             guard modeSet, !buffers.isEmpty else { return }
             try waitForFlip()
             let onScreen = buffers[backIndex ^ 1]
