@@ -95,7 +95,8 @@ final class SlideFrames: @unchecked Sendable {
 
     /// Drops the frames of pictures whose version changed since they were decoded (a file
     /// rewritten or replaced under the same name), so they are decoded again when next needed
-    /// (even if they failed this turn), and returns their names. Versions are read outside the lock: they may ask the file system.
+    /// (even if they failed this turn), and returns their names. Versions are read outside the
+    /// lock: they may ask the file system.
     func dropReplaced() -> [String] {
         guard let version else { return [] }
         let held = withLock { state in state.slots.compactMap { $0.frame == nil ? nil : ($0.name, $0.version) } }
