@@ -15,6 +15,9 @@ int swell_fb_get_var(int fd, struct fb_var_screeninfo *info) { return ioctl(fd, 
 int swell_fb_put_var(int fd, struct fb_var_screeninfo *info) { return ioctl(fd, FBIOPUT_VSCREENINFO, info); }
 int swell_fb_get_fix(int fd, struct fb_fix_screeninfo *info) { return ioctl(fd, FBIOGET_FSCREENINFO, info); }
 int swell_fb_pan_display(int fd, struct fb_var_screeninfo *info) { return ioctl(fd, FBIOPAN_DISPLAY, info); }
+int swell_fb_blank(int fd, int powerdown) {
+    return ioctl(fd, FBIOBLANK, powerdown ? FB_BLANK_POWERDOWN : FB_BLANK_UNBLANK);
+}
 int swell_fb_wait_for_vsync(int fd) {
     __u32 crtc = 0;
     return ioctl(fd, FBIO_WAITFORVSYNC, &crtc);
@@ -103,6 +106,37 @@ int swell_signals_install(void) {
 }
 
 int swell_signal_received(void) { return last_signal; }
+
+static volatile sig_atomic_t screen_request = 0;
+
+static void on_screen_signal(int number) {
+    int saved = errno;
+    screen_request = number == SIGUSR1 ? 1 : 2;
+    unsigned char byte = (unsigned char)number;
+    if (signal_pipe[1] >= 0) (void)!write(signal_pipe[1], &byte, 1);
+    errno = saved;
+}
+
+int swell_screen_signals_install(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_screen_signal;
+    sigemptyset(&action.sa_mask);
+    return sigaction(SIGUSR1, &action, NULL) != 0 || sigaction(SIGUSR2, &action, NULL) != 0 ? -1 : 0;
+}
+
+int swell_take_screen_request(void) {
+    int request = screen_request;
+    screen_request = 0;
+    return request;
+}
+
+void swell_drain_signal_pipe(void) {
+    unsigned char bytes[64];
+    if (signal_pipe[0] < 0) return;
+    while (read(signal_pipe[0], bytes, sizeof bytes) > 0) {
+    }
+}
 
 // MARK: crash restore
 

@@ -113,7 +113,7 @@ def suite_for(device, width, height, extra, stop_signal):
     tag = f"{device}-{width}x{height}"
     if only and not any(only in f"{tag} {case}" for case in ["drm-show", "drm-restore", "fbdev-show", "touch",
                                                                "rotate", "pacing", "hotplug", "error", "png", "vfb",
-                                                               "run", "bench", "slideshow", "picture replaced", "display"]):
+                                                               "run", "bench", "slideshow", "picture replaced", "display", "screen"]):
         return
     vm = KioskVM(boot_dir, os.path.join(work_dir, tag), device, width, height)
     try:
@@ -587,6 +587,64 @@ def suite_for(device, width, height, extra, stop_signal):
         finally:
             vm.sh(f"echo detect >{status} && {uevent}")
 
+    def screen_power():
+        """SIGUSR1 powers the display down (DPMS: the connector's sysfs `dpms` reads Off) and
+        nothing is drawn, even for a tap; SIGUSR2 powers it up with the current picture (the tap's
+        ripple); SIGTERM while it is off leaves it on for the console; exit 0 both times. The same
+        through fbdev (FBIOBLANK)."""
+        dpms = "/sys/class/drm/card0-Virtual-1/dpms"
+        start(vm, "swell run ripples --output drm", "/tmp/pw.log", "swell: running")
+        before = vm.screendump(f"{tag}-power-before")
+
+        def signal_to(log, name, said):
+            code, lines = vm.sh(f"kill -{name} $(cat {log}.pid) && waitfor {log} '{said}' 50; r=$?; "
+                                f"echo dpms=$(cat {dpms}); (exit $r)")
+            state = next((l.split("=")[1] for l in lines if l.startswith("dpms=")), "?")
+            return code == 0, state
+
+        def signal(name, said):
+            return signal_to("/tmp/pw.log", name, said)
+
+        said, state = signal("USR1", "screen off")
+        if not said or state != "Off":
+            stop(vm, "/tmp/pw.log")
+            return False, f"SIGUSR1: {'no' if not said else 'a'} 'screen off' message, dpms {state}"
+        vm.tap(16384, 16384)
+        time.sleep(1)
+        dark = vm.screendump(f"{tag}-power-off")
+        frozen, _ = compare(dark, before)
+        # Scan-out off: bochs shows black, virtio-gpu QEMU's "Display output is not active." on black.
+        black = dark.rgb.count(0) >= 0.99 * len(dark.rgb)
+        if frozen and not black:
+            stop(vm, "/tmp/pw.log")
+            return False, f"while off, the screen changed in {frozen} pixels: a frame was drawn"
+        said, state = signal("USR2", "screen on")
+        if not said or state != "On":
+            stop(vm, "/tmp/pw.log")
+            return False, f"SIGUSR2: {'no' if not said else 'a'} 'screen on' message, dpms {state}"
+        time.sleep(1)
+        changed, _ = compare(vm.screendump(f"{tag}-power-after"), before)
+        exit_status, lines = stop(vm, "/tmp/pw.log")
+        if not changed or exit_status != 0:
+            return False, f"after SIGUSR2: {changed} pixels show the tap's ripple; exit {exit_status}"
+        start(vm, "swell run ripples --output drm", "/tmp/pw2.log", "swell: running")
+        code, lines = vm.sh(f"kill -USR1 $(cat /tmp/pw2.log.pid) && waitfor /tmp/pw2.log 'screen off' 50")
+        exit_status, _ = stop(vm, "/tmp/pw2.log")
+        _, lines = vm.sh(f"cat {dpms}")
+        if code != 0 or exit_status != 0 or "On" not in lines:
+            return False, f"SIGTERM while off: exit {exit_status}, dpms afterwards {' '.join(lines)}"
+        # fbdev: FBIOBLANK, which the DRM driver's fbdev emulation turns into the same DPMS.
+        start(vm, "swell run ripples --output fbdev", "/tmp/pw3.log", "swell: running")
+        said_off, state_off = signal_to("/tmp/pw3.log", "USR1", "screen off")
+        said_on, state_on = signal_to("/tmp/pw3.log", "USR2", "screen on")
+        fb_exit, _ = stop(vm, "/tmp/pw3.log")
+        if not (said_off and said_on) or (state_off, state_on) != ("Off", "On") or fb_exit != 0:
+            return False, f"fbdev: off {said_off}/{state_off}, on {said_on}/{state_on}, exit {fb_exit}"
+        return True, ("SIGUSR1 → 'screen off', dpms Off, a tap unseen (the screen "
+                      + ("dark" if black else "unchanged") + "); SIGUSR2 → 'screen on', dpms On, "
+                      f"the ripple on screen ({changed} pixels); SIGTERM while off → exit 0, dpms On; "
+                      "the same through fbdev (FBIOBLANK): Off, On, exit 0")
+
     def bench_drm():
         """`swell bench` through the DRM presenter: render, present (copy + flip) and total rows."""
         status, lines = vm.sh("swell bench ripples --output drm --frames 60 --threads 1; echo status=$?", timeout=240)
@@ -639,6 +697,7 @@ def suite_for(device, width, height, extra, stop_signal):
             run_case(f"{tag} run slideshow, picture replaced ({driver})", slideshow_replaced)
             run_case(f"{tag} display hotplug ({driver})", display_hotplug)
             run_case(f"{tag} display connected late ({driver})", display_late)
+            run_case(f"{tag} screen off and on ({driver})", screen_power)
         elif kind == "touch-rotate":
             run_case(f"{tag} touch rotate-{value} ({driver})", touch(value))
     vm.close()

@@ -16,6 +16,8 @@ int swell_fb_get_var(int fd, struct fb_var_screeninfo *info);
 int swell_fb_put_var(int fd, struct fb_var_screeninfo *info);
 int swell_fb_get_fix(int fd, struct fb_fix_screeninfo *info);
 int swell_fb_pan_display(int fd, struct fb_var_screeninfo *info);
+/// FBIOBLANK: `powerdown` 1 powers the display down (FB_BLANK_POWERDOWN), 0 unblanks it.
+int swell_fb_blank(int fd, int powerdown);
 int swell_fb_wait_for_vsync(int fd);
 /// FBIO_WAITFORVSYNC bounded by a SIGALRM timer, because some drivers never answer it.
 /// Fails with EINTR when the timeout passed.
@@ -45,6 +47,13 @@ size_t swell_input_event_size(void);
 int swell_signals_install(void);
 /// The last stop signal received (SIGINT/SIGTERM/SIGHUP), or 0.
 int swell_signal_received(void);
+/// Installs handlers for SIGUSR1 (screen off) and SIGUSR2 (screen on) that record the request
+/// and write to the same pipe. Returns 0, or -1.
+int swell_screen_signals_install(void);
+/// The screen request since the last call, cleared: 1 off (SIGUSR1), 2 on (SIGUSR2), 0 none.
+int swell_take_screen_request(void);
+/// Reads whatever the handlers wrote to the pipe (it only wakes waiters; the flags carry the news).
+void swell_drain_signal_pipe(void);
 
 // MARK: crash restore
 /// What to put back if the process dies on a fatal signal (SIGSEGV, SIGBUS, SIGILL, SIGTRAP,

@@ -33,6 +33,7 @@ public final class KioskLoop {
         self.input = input
         self.console = console
         signalPipe = try StopSignals.install()
+        try StopSignals.installScreenSignals()
     }
 
     /// Runs until a stop signal, until `seconds` have passed (at least one frame is shown), or
@@ -62,6 +63,8 @@ public final class KioskLoop {
         var settling = false
         var firstShown = false
         var frames = 0
+        // SIGUSR1 turns the display off (a kiosk's night hours), SIGUSR2 on again.
+        var screenOn = true
         while true {
             if let signal = StopSignals.received { return .signal(signal) }
             let now = monotonicSeconds()
@@ -75,9 +78,20 @@ public final class KioskLoop {
                 try presenter.displayChanged()
                 frameNeeded = true
             }
+            if let on = StopSignals.takeScreenRequest(), on != screenOn {
+                if try presenter.setScreen(on: on) {
+                    screenOn = on
+                    frameNeeded = on
+                    kioskWarn(on ? "screen on (SIGUSR2)" : "screen off (SIGUSR1); SIGUSR2 turns it on")
+                } else {
+                    kioskWarn(
+                        "\(presenter.display.description) cannot be turned \(on ? "on" : "off"); the picture stays")
+                }
+            }
             let time = monotonicSeconds() - start
             let idle = isIdle(time)
-            if frameNeeded || !idle || settling {
+            // While the screen is off nothing is drawn: the scene catches up when it comes back.
+            if screenOn && (frameNeeded || !idle || settling) {
                 render(time, presenter.shadow.surface)
                 try presenter.present()
                 frameNeeded = false
@@ -93,7 +107,7 @@ public final class KioskLoop {
             // Idle: sleep until input, a hotplug (input or display), a signal, the scene's timer or
             // the time limit.
             var timeout: Double? = input?.maximumSleep
-            if let wake = wakeIn() {
+            if screenOn, let wake = wakeIn() {
                 let left = max(0, wake)
                 timeout = min(timeout ?? left, left)
             }

@@ -55,6 +55,8 @@ public final class DRMPresenter: Presenter {
     /// Its display was unplugged while running (not one chosen disconnected at start-up, as a
     /// monitor whose hotplug detection is broken may be, which is driven all the same).
     private var unplugged = false
+    /// Its power turned off on request (`setScreen(on: false)`).
+    private var screenOff = false
 
     /// Opens the card, claims the display and saves what it showed. Throws with the fix on failure.
     public init(_ selection: DRMSelection, rotation: Rotation) throws(KioskError) {
@@ -231,7 +233,7 @@ public final class DRMPresenter: Presenter {
         // Its display unplugged: nothing goes to a screen that is not there (some drivers stop
         // vblank events then, and every flip would wait for its timeout); the frame is dropped and
         // the clock paces until a display is back and `displayChanged` sets the mode again.
-        if modeSet && unplugged {
+        if modeSet && (unplugged || screenOff) {
             sleepUntil(monotonic: pacer.clockDeadline(now: monotonicSeconds()))
             return
         }
@@ -286,7 +288,8 @@ public final class DRMPresenter: Presenter {
                 "\(connector.name) disconnected; still running: the picture comes back when a display is plugged in")
         case .reconnected:
             unplugged = false
-            guard modeSet, !buffers.isEmpty else { return }
+            // Turned off for the night: the mode is set again when it is turned on.
+            guard modeSet, !buffers.isEmpty, !screenOff else { return }
             try waitForFlip()
             let onScreen = buffers[backIndex ^ 1]
             try setCrtc(onScreen.framebufferID)
@@ -299,6 +302,46 @@ public final class DRMPresenter: Presenter {
                     + offered.joined(separator: " ")
                     + "); start swell again to use its mode (the kiosk service restarts it)")
         }
+    }
+
+    /// DPMS through the connector's "DPMS" property (atomic drivers map it to the CRTC's ACTIVE):
+    /// off powers the display down and stops scan-out; on powers it up and sets the mode again
+    /// with the last frame shown (a monitor asleep for a night may want the modeset, as one
+    /// plugged in again does).
+    public func setScreen(on: Bool) throws(KioskError) -> Bool {
+        guard let property = connectorPropertyID(named: "DPMS") else { return false }
+        try waitForFlip()
+        let value = UInt64(on ? DRM_MODE_DPMS_ON : DRM_MODE_DPMS_OFF)
+        let result = drmModeConnectorSetProperty(card.fd.rawValue, connector.id, property, value)
+        guard result == 0 else {
+            throw KioskError(
+                .io, "\(card.path): cannot turn \(connector.name) \(on ? "on" : "off") (DPMS): \(drmError(result))")
+        }
+        screenOff = !on
+        if on && modeSet && !unplugged && !buffers.isEmpty {
+            let onScreen = buffers[backIndex ^ 1]
+            try setCrtc(onScreen.framebufferID)
+            markDirty(onScreen)
+        }
+        return true
+    }
+
+    /// The id of our connector's property `name`, or nil if it has none.
+    private func connectorPropertyID(named name: String) -> UInt32? {
+        let fd = card.fd.rawValue
+        guard let properties = drmModeObjectGetProperties(fd, connector.id, UInt32(DRM_MODE_OBJECT_CONNECTOR)) else {
+            return nil
+        }
+        defer { drmModeFreeObjectProperties(properties) }
+        for index in 0..<Int(properties.pointee.count_props) {
+            guard let property = drmModeGetProperty(fd, properties.pointee.props[index]) else { continue }
+            defer { drmModeFreeProperty(property) }
+            let propertyName = withUnsafeBytes(of: property.pointee.name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if propertyName == name { return property.pointee.prop_id }
+        }
+        return nil
     }
 
     private func setCrtc(_ framebufferID: UInt32) throws(KioskError) {
@@ -403,6 +446,8 @@ public final class DRMPresenter: Presenter {
         restored = true
         let fd = card.fd.rawValue
         if flipPending { try? waitForFlip() }
+        // The console must not come back to a display left powered down.
+        if screenOff { _ = try? setScreen(on: true) }
         if modeSet {
             if var original = saved, original.mode_valid != 0, original.buffer_id != 0 {
                 var connectorID = connector.id

@@ -31,6 +31,8 @@ public final class FBDevPresenter: Presenter {
     private var msyncWorks = true
     private var vsyncWorks = true
     private var restored = false
+    /// Powered down by `setScreen(on: false)`.
+    private var blanked = false
 
     /// The framebuffer devices, /dev/fb0 first.
     public static func devicePaths() -> [String] {
@@ -139,7 +141,23 @@ public final class FBDevPresenter: Presenter {
         return hz.isFinite && hz > 1 && hz < 1000 ? hz : nil
     }
 
+    /// FBIOBLANK (powerdown, or unblank). False when the driver has no blanking (ENOTTY/EINVAL).
+    public func setScreen(on: Bool) throws(KioskError) -> Bool {
+        guard swell_fb_blank(fd.rawValue, on ? 0 : 1) == 0 else {
+            let error = Errno.current
+            if error == .invalid || error == .notTTY { return false }
+            throw KioskError(.io, "\(path): cannot turn the display \(on ? "on" : "off") (FBIOBLANK): \(error)")
+        }
+        blanked = !on
+        return true
+    }
+
     public func present() throws(KioskError) {
+        // Powered down on request: nothing to show; the clock paces.
+        if blanked {
+            sleepUntil(monotonic: pacer.clockDeadline(now: monotonicSeconds()))
+            return
+        }
         let pageBytes = lineLength * display.panelHeight
         let pageStart = doubleBuffered ? backPage * pageBytes : Int(current.yoffset) * lineLength
         let bytesPerPixel = format.bytesPerPixel
@@ -191,6 +209,8 @@ public final class FBDevPresenter: Presenter {
     public func restore() {
         guard !restored else { return }
         restored = true
+        // The console must not come back to a display left powered down.
+        if blanked { _ = swell_fb_blank(fd.rawValue, 0) }
         if doubleBuffered {
             var back = original
             _ = swell_fb_pan_display(fd.rawValue, &back)

@@ -89,10 +89,14 @@ public protocol Presenter: AnyObject {
     /// picture again if a display came back. Throws when the display can no longer be driven as
     /// it was (a new one that does not offer the mode). Default: nothing to do.
     func displayChanged() throws(KioskError)
+    /// Turns the display's power off (DPMS) or back on, for a kiosk's night hours; while it is
+    /// off nothing is presented. Returns false when this output cannot (then nothing changed).
+    func setScreen(on: Bool) throws(KioskError) -> Bool
 }
 
 extension Presenter {
     public func displayChanged() throws(KioskError) {}
+    public func setScreen(on: Bool) throws(KioskError) -> Bool { false }
 
     public var width: Int { shadow.width }
     public var height: Int { shadow.height }

@@ -24,6 +24,25 @@ public enum StopSignals {
         return number == 0 ? nil : number
     }
 
+    /// Installs SIGUSR1 (screen off) and SIGUSR2 (screen on) as requests the kiosk loop takes
+    /// (`takeScreenRequest`); they wake it through the same pipe. Only a kiosk loop installs them:
+    /// elsewhere the signals keep their default action.
+    static func installScreenSignals() throws(KioskError) {
+        guard swell_screen_signals_install() == 0 else {
+            throw KioskError(.io, "cannot install the SIGUSR1/SIGUSR2 handlers: \(Errno.current)")
+        }
+    }
+
+    /// The screen request since the last call (true: on, false: off), and the pipe emptied.
+    static func takeScreenRequest() -> Bool? {
+        swell_drain_signal_pipe()
+        switch swell_take_screen_request() {
+        case 1: return false
+        case 2: return true
+        default: return nil
+        }
+    }
+
     public static var name: String {
         switch received {
         case 1: "SIGHUP"

@@ -17,7 +17,9 @@ let runVerb = Verb(
         SIGHUP (or --seconds) stops it and gives the console back.
         No display connected to the DRM card yet (a screen switched on after the kiosk booted): it
         says so and waits for one (at most --seconds). A display unplugged while running: it carries
-        on, and sets the mode again when one is plugged back in.
+        on, and sets the mode again when one is plugged back in. SIGUSR1 turns the display off
+        (DPMS, or FBIOBLANK on fbdev) and stops drawing, SIGUSR2 turns it on again: night hours
+        from cron or a systemd timer ('systemctl kill -s SIGUSR1 swell-kiosk').
         Once the first frame is on screen it prints 'swell: running SCENE on card0 Virtual-1
         1920x1080@60 (drm)'; at the end it prints the frames shown and the frame rate.
         --input replays a touch script (touches/1, see examples/input/) in real time, on top of
