@@ -558,7 +558,8 @@ def suite_for(device, width, height, extra, stop_signal):
         run --output auto` says it waits (no fallback to the card's own fbdev emulation, which
         would keep it off DRM) and, once the display is connected (status back to detection + the
         change uevent), runs on DRM at the display's mode; with --seconds it gives up with 69,
-        not falling back to that fbdev emulation either."""
+        not falling back to that fbdev emulation either. A SIGUSR1 (night hours) sent while it
+        waits is kept: the screen goes off as soon as it runs, and SIGUSR2 brings the picture."""
         status = "/sys/class/drm/card0-Virtual-1/status"
         uevent = 'echo "change $(cat /proc/sys/kernel/random/uuid) HOTPLUG=1" >/sys/class/drm/card0/uevent'
         try:
@@ -573,7 +574,15 @@ def suite_for(device, width, height, extra, stop_signal):
             if any("swell: running" in l for l in lines):
                 stop(vm, "/tmp/late.log")
                 return False, "ran before a display was connected: " + " | ".join(lines)
+            # Night hours began before the screen came: SIGUSR1 while waiting is kept, not fatal.
+            vm.sh("kill -USR1 $(cat /tmp/late.log.pid)")
             vm.sh(f"echo detect >{status} && {uevent}")
+            code, lines = vm.sh("waitfor /tmp/late.log 'screen off' 100; r=$?; "
+                                "echo dpms=$(cat /sys/class/drm/card0-Virtual-1/dpms); cat /tmp/late.log; (exit $r)")
+            if code != 0 or "dpms=Off" not in lines:
+                stop(vm, "/tmp/late.log")
+                return False, "SIGUSR1 sent while waiting was not applied once running: " + " | ".join(lines[-4:])
+            vm.sh("kill -USR2 $(cat /tmp/late.log.pid)")
             code, lines = vm.sh("waitfor /tmp/late.log 'swell: running' 100; r=$?; cat /tmp/late.log; (exit $r)")
             running = next((l for l in lines if "swell: running" in l), None)
             if code != 0 or running is None or "(drm)" not in running:
@@ -583,7 +592,8 @@ def suite_for(device, width, height, extra, stop_signal):
             if exit_status != 0:
                 return False, f"exit status {exit_status}: " + " | ".join(lines[-4:])
             waiting = next(l for l in lines if "waiting for a display" in l)
-            return True, f"--seconds 2 → 69; '{waiting}' → '{running}'; SIGTERM → exit 0"
+            return True, (f"--seconds 2 → 69; '{waiting}'; a SIGUSR1 while waiting → the screen off (dpms Off) "
+                          f"once connected; SIGUSR2 → '{running}'; SIGTERM → exit 0")
         finally:
             vm.sh(f"echo detect >{status} && {uevent}")
 

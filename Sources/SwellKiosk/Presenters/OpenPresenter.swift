@@ -92,6 +92,9 @@ func openDRMWhenConnected(
 ) throws(KioskError) -> DRMPresenter {
     guard let seconds else { return try open() }
     let deadline = monotonicSeconds() + seconds
+    // A night-hours SIGUSR1/SIGUSR2 sent while waiting is kept for the loop (their default action
+    // would end the process).
+    try StopSignals.installScreenSignals()
     // Listening before the first look, so a display plugged in between is not missed.
     let uevents = UeventMonitor()
     var said = false
