@@ -230,9 +230,10 @@ public final class DRMPresenter: Presenter {
 
     public func present() throws(KioskError) {
         try waitForFlip()
-        // Its display unplugged: nothing goes to a screen that is not there (some drivers stop
-        // vblank events then, and every flip would wait for its timeout); the frame is dropped and
-        // the clock paces until a display is back and `displayChanged` sets the mode again.
+        // Its display unplugged or powered down: nothing goes to a screen that shows nothing (some
+        // drivers stop vblank events then, and every flip would wait for its timeout); the frame
+        // is dropped and the clock paces until the display is back (`displayChanged`,
+        // `setScreen`), which sets the mode again with the picture on screen.
         if modeSet && (unplugged || screenOff) {
             sleepUntil(monotonic: pacer.clockDeadline(now: monotonicSeconds()))
             return
@@ -309,6 +310,17 @@ public final class DRMPresenter: Presenter {
     /// with the last frame shown (a monitor asleep for a night may want the modeset, as one
     /// plugged in again does).
     public func setScreen(on: Bool) throws(KioskError) -> Bool {
+        guard try setPower(on: on) else { return false }
+        if on && modeSet && !unplugged && !buffers.isEmpty {
+            let onScreen = buffers[backIndex ^ 1]
+            try setCrtc(onScreen.framebufferID)
+            markDirty(onScreen)
+        }
+        return true
+    }
+
+    /// Sets the connector's DPMS property; false if it has none.
+    private func setPower(on: Bool) throws(KioskError) -> Bool {
         guard let property = connectorPropertyID(named: "DPMS") else { return false }
         try waitForFlip()
         let value = UInt64(on ? DRM_MODE_DPMS_ON : DRM_MODE_DPMS_OFF)
@@ -318,11 +330,6 @@ public final class DRMPresenter: Presenter {
                 .io, "\(card.path): cannot turn \(connector.name) \(on ? "on" : "off") (DPMS): \(drmError(result))")
         }
         screenOff = !on
-        if on && modeSet && !unplugged && !buffers.isEmpty {
-            let onScreen = buffers[backIndex ^ 1]
-            try setCrtc(onScreen.framebufferID)
-            markDirty(onScreen)
-        }
         return true
     }
 
@@ -446,8 +453,9 @@ public final class DRMPresenter: Presenter {
         restored = true
         let fd = card.fd.rawValue
         if flipPending { try? waitForFlip() }
-        // The console must not come back to a display left powered down.
-        if screenOff { _ = try? setScreen(on: true) }
+        // The console must not come back to a display left powered down (the saved CRTC is set
+        // below, so no modeset of our own first).
+        if screenOff { _ = try? setPower(on: true) }
         if modeSet {
             if var original = saved, original.mode_valid != 0, original.buffer_id != 0 {
                 var connectorID = connector.id
