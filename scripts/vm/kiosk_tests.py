@@ -655,6 +655,32 @@ def suite_for(device, width, height, extra, stop_signal):
                       f"the ripple on screen ({changed} pixels); SIGTERM while off → exit 0, dpms On; "
                       "the same through fbdev (FBIOBLANK): Off, On, exit 0")
 
+    def screen_saver():
+        """`--screen-off-after 2`: two seconds without a touch power the display down (dpms Off, a
+        dark screen); a tablet tap powers it up (dpms On) and also reaches the pond (its ripple on
+        screen); SIGTERM exits 0."""
+        dpms = "/sys/class/drm/card0-Virtual-1/dpms"
+        start(vm, "swell run ripples --output drm --screen-off-after 2", "/tmp/ss.log", "swell: running")
+        before = vm.screendump(f"{tag}-saver-before")
+        code, lines = vm.sh(f"waitfor /tmp/ss.log 'screen off (no touch for 2 s)' 100; r=$?; echo dpms=$(cat {dpms}); "
+                            "cat /tmp/ss.log; (exit $r)")
+        if code != 0 or "dpms=Off" not in lines:
+            stop(vm, "/tmp/ss.log")
+            return False, "no screen-off after 2 s without a touch: " + " | ".join(lines[-4:])
+        vm.tap(16384, 16384)
+        code, lines = vm.sh(f"waitfor /tmp/ss.log 'screen on (touch)' 100; r=$?; echo dpms=$(cat {dpms}); "
+                            "cat /tmp/ss.log; (exit $r)")
+        if code != 0 or "dpms=On" not in lines:
+            stop(vm, "/tmp/ss.log")
+            return False, "a tap did not wake the screen: " + " | ".join(lines[-4:])
+        time.sleep(0.5)
+        changed, _ = compare(vm.screendump(f"{tag}-saver-after"), before)
+        exit_status, lines = stop(vm, "/tmp/ss.log")
+        if not changed or exit_status != 0:
+            return False, f"after the waking tap {changed} pixels show its ripple; exit {exit_status}"
+        said = [l for l in lines if "screen o" in l]
+        return True, " | ".join(said) + f"; dpms Off then On; the waking tap's ripple on screen ({changed} px); exit 0"
+
     def bench_drm():
         """`swell bench` through the DRM presenter: render, present (copy + flip) and total rows."""
         status, lines = vm.sh("swell bench ripples --output drm --frames 60 --threads 1; echo status=$?", timeout=240)
@@ -708,6 +734,7 @@ def suite_for(device, width, height, extra, stop_signal):
             run_case(f"{tag} display hotplug ({driver})", display_hotplug)
             run_case(f"{tag} display connected late ({driver})", display_late)
             run_case(f"{tag} screen off and on ({driver})", screen_power)
+            run_case(f"{tag} screen saver ({driver})", screen_saver)
         elif kind == "touch-rotate":
             run_case(f"{tag} touch rotate-{value} ({driver})", touch(value))
     vm.close()

@@ -45,10 +45,13 @@ public final class KioskLoop {
     ///   - isIdle: whether the picture at `time` would be the same as the last one shown, so no frame is needed.
     ///   - wakeIn: while idle, the seconds until the scene moves by itself (nil: only input moves it).
     ///   - shown: called once, after the first frame is on the display.
+    ///   - screenOffAfter: seconds without a touch after which the display is powered down until
+    ///     the next touch (nil: never). SIGUSR1/SIGUSR2 turn it off and on in any case.
     /// The presenter and console are restored before this returns or throws.
     public func run(
         seconds: Double? = nil,
         maximumFrames: Int? = nil,
+        screenOffAfter: Double? = nil,
         render: (Double, PixelSurface) -> Void,
         handle: (TouchEvent) -> Void = { _ in },
         isIdle: (Double) -> Bool = { _ in false },
@@ -63,35 +66,39 @@ public final class KioskLoop {
         var settling = false
         var firstShown = false
         var frames = 0
-        // SIGUSR1 turns the display off (a kiosk's night hours), SIGUSR2 on again.
-        var screenOn = true
+        var power = ScreenPower(offAfter: screenOffAfter, now: start)
         while true {
             if let signal = StopSignals.received { return .signal(signal) }
             let now = monotonicSeconds()
             // The first frame always goes up, even with a zero time limit.
             if let deadline, firstShown, now >= deadline { return .timeUp }
+            var touched = false
             input?.poll { event in
                 handle(event)
                 frameNeeded = true
+                touched = true
             }
             if uevents?.drainDisplayChanges() == true {
                 try presenter.displayChanged()
                 frameNeeded = true
             }
-            if let on = StopSignals.takeScreenRequest(), on != screenOn {
-                if try presenter.setScreen(on: on) {
-                    screenOn = on
-                    frameNeeded = on
-                    kioskWarn(on ? "screen on (SIGUSR2)" : "screen off (SIGUSR1); SIGUSR2 turns it on")
+            let request = StopSignals.takeScreenRequest()
+            if let change = power.change(signal: request, touched: touched, now: monotonicSeconds()) {
+                let made = try presenter.setScreen(on: change.on)
+                power.applied(change, made: made)
+                if made {
+                    if change.on { frameNeeded = true }
+                    kioskWarn(Self.describe(change, offAfter: screenOffAfter))
                 } else {
                     kioskWarn(
-                        "\(presenter.display.description) cannot be turned \(on ? "on" : "off"); the picture stays")
+                        "\(presenter.display.description) cannot be turned \(change.on ? "on" : "off"); the picture stays"
+                    )
                 }
             }
             let time = monotonicSeconds() - start
             let idle = isIdle(time)
             // While the screen is off nothing is drawn: the scene catches up when it comes back.
-            if screenOn && (frameNeeded || !idle || settling) {
+            if power.isOn && (frameNeeded || !idle || settling) {
                 render(time, presenter.shadow.surface)
                 try presenter.present()
                 frameNeeded = false
@@ -107,9 +114,12 @@ public final class KioskLoop {
             // Idle: sleep until input, a hotplug (input or display), a signal, the scene's timer or
             // the time limit.
             var timeout: Double? = input?.maximumSleep
-            if screenOn, let wake = wakeIn() {
+            if power.isOn, let wake = wakeIn() {
                 let left = max(0, wake)
                 timeout = min(timeout ?? left, left)
+            }
+            if let off = power.secondsUntilOff(now: monotonicSeconds()) {
+                timeout = min(timeout ?? off, off)
             }
             if let deadline {
                 let left = max(0, deadline - monotonicSeconds())
@@ -119,6 +129,16 @@ public final class KioskLoop {
             _ = waitForReadable(
                 [signalPipe] + (input?.descriptors ?? []) + (uevents.map { [$0.fd] } ?? []),
                 timeoutMilliseconds: milliseconds)
+        }
+    }
+
+    /// The journal's line for a change of the display's power.
+    static func describe(_ change: ScreenPower.Change, offAfter: Double?) -> String {
+        switch (change.on, change.reason) {
+        case (false, .signal): "screen off (SIGUSR1); SIGUSR2 turns it on"
+        case (true, .signal): "screen on (SIGUSR2)"
+        case (false, _): "screen off (no touch for \(Int((offAfter ?? 0).rounded())) s); a touch turns it on"
+        case (true, _): "screen on (touch)"
         }
     }
 

@@ -19,7 +19,9 @@ let runVerb = Verb(
         says so and waits for one (at most --seconds). A display unplugged while running: it carries
         on, and sets the mode again when one is plugged back in. SIGUSR1 turns the display off
         (DPMS, or FBIOBLANK on fbdev) and stops drawing, SIGUSR2 turns it on again: night hours
-        from cron or a systemd timer ('systemctl kill -s SIGUSR1 swell-kiosk').
+        from cron or a systemd timer ('systemctl kill -s SIGUSR1 swell-kiosk'). --screen-off-after S
+        powers it down after S seconds without a touch, until the next touch (which also reaches
+        the scene); a screen turned off by SIGUSR1 stays off for touches.
         Once the first frame is on screen it prints 'swell: running SCENE on card0 Virtual-1
         1920x1080@60 (drm)'; at the end it prints the frames shown and the frame rate.
         --input replays a touch script (touches/1, see examples/input/) in real time, on top of
@@ -29,6 +31,7 @@ let runVerb = Verb(
     options: kioskOutputOptions.filter { $0.name != "save" } + [
         .option("threads", "N", "render threads (default: one per core)"),
         .option("input", "SCRIPT.json", "replay a touch script in real time"),
+        .option("screen-off-after", "S", "power the display down after S seconds without a touch; a touch wakes it"),
     ],
     run: runRun)
 
@@ -44,6 +47,12 @@ private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
     let threads = try arguments.integer("threads", default: onlineCores(), in: 1...256)
     let player = try loadScenePlayer(sceneName, threads: threads)
     let script = try arguments["input"].map(loadTouchScript)?.events ?? []
+    let screenOffAfter = try arguments["screen-off-after"].map { text in
+        guard let value = Double(text), value.isFinite, value > 0 else {
+            throw CommandFailure(ExitStatus.usage, "--screen-off-after wants a number of seconds > 0, not '\(text)'")
+        }
+        return value
+    }
 
     let (loop, presenter) = try openKioskLoop(options, withInput: true)
 
@@ -56,6 +65,7 @@ private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
     do {
         end = try loop.run(
             seconds: seconds,
+            screenOffAfter: screenOffAfter,
             render: { _, surface in
                 let now = monotonicSeconds() - start
                 while nextScripted < script.count && script[nextScripted].time <= now {
