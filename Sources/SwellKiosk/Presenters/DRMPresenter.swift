@@ -235,7 +235,7 @@ public final class DRMPresenter: Presenter {
         // is dropped and the clock paces until the display is back (`displayChanged`,
         // `setScreen`), which sets the mode again with the picture on screen.
         if modeSet && (unplugged || screenOff) {
-            sleepUntil(monotonic: pacer.clockDeadline(now: monotonicSeconds()))
+            pacer.waitByClock()
             return
         }
         let back = buffers[backIndex]
@@ -291,10 +291,7 @@ public final class DRMPresenter: Presenter {
             unplugged = false
             // Turned off for the night: the mode is set again when it is turned on.
             guard modeSet, !buffers.isEmpty, !screenOff else { return }
-            try waitForFlip()
-            let onScreen = buffers[backIndex ^ 1]
-            try setCrtc(onScreen.framebufferID)
-            markDirty(onScreen)
+            try setModeAgain()
             kioskWarn("\(connector.name) connected; mode \(mode.label) set again")
         case .modeGone(let offered):
             throw KioskError(
@@ -311,12 +308,17 @@ public final class DRMPresenter: Presenter {
     /// plugged in again does).
     public func setScreen(on: Bool) throws(KioskError) -> Bool {
         guard try setPower(on: on) else { return false }
-        if on && modeSet && !unplugged && !buffers.isEmpty {
-            let onScreen = buffers[backIndex ^ 1]
-            try setCrtc(onScreen.framebufferID)
-            markDirty(onScreen)
-        }
+        if on && modeSet && !unplugged && !buffers.isEmpty { try setModeAgain() }
         return true
+    }
+
+    /// Sets the CRTC again with the buffer on screen (the one flipped to last), for a display
+    /// that was unplugged or powered down and may need the modeset to show anything.
+    private func setModeAgain() throws(KioskError) {
+        try waitForFlip()
+        let onScreen = buffers[backIndex ^ 1]
+        try setCrtc(onScreen.framebufferID)
+        markDirty(onScreen)
     }
 
     /// Sets the connector's DPMS property; false if it has none.

@@ -155,7 +155,7 @@ public final class FBDevPresenter: Presenter {
     public func present() throws(KioskError) {
         // Powered down on request: nothing to show; the clock paces.
         if blanked {
-            sleepUntil(monotonic: pacer.clockDeadline(now: monotonicSeconds()))
+            pacer.waitByClock()
             return
         }
         let pageBytes = lineLength * display.panelHeight

@@ -47,9 +47,15 @@ public struct FramePacer: Sendable {
         return deadline
     }
 
+    /// Sleeps to the next clock deadline whatever paces the frames: a frame that is dropped (its
+    /// display unplugged or powered down) has no vblank to wait for.
+    public mutating func waitByClock() {
+        sleepUntil(monotonic: clockDeadline(now: monotonicSeconds()))
+    }
+
     /// Sleeps to the next clock deadline when the clock paces; returns at once otherwise.
     public mutating func waitIfClockPaced() {
         guard usesClock else { return }
-        sleepUntil(monotonic: clockDeadline(now: monotonicSeconds()))
+        waitByClock()
     }
 }
