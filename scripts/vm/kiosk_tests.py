@@ -86,6 +86,13 @@ def stop(vm, log, signal="TERM"):
     return exit_status, lines
 
 
+# The virtual display's connector in sysfs: its forced status (unplug / plug in) and its DPMS state;
+# and the change uevent a DRM driver sends on hotplug, synthesised through the card's uevent file.
+CONNECTOR_STATUS = "/sys/class/drm/card0-Virtual-1/status"
+CONNECTOR_DPMS = "/sys/class/drm/card0-Virtual-1/dpms"
+HOTPLUG_UEVENT = 'echo "change $(cat /proc/sys/kernel/random/uuid) HOTPLUG=1" >/sys/class/drm/card0/uevent'
+
+
 def runs(names):
     """Screenshots' names with repeats counted: 'a×4 mixed e×3'."""
     out = []
@@ -521,8 +528,7 @@ def suite_for(device, width, height, extra, stop_signal):
         Swell must wake, say so, keep running while disconnected without flipping frames to the
         absent screen (a tap then animates the pond, unseen), set the mode again on reconnect and
         show the current picture, and exit 0 on SIGTERM."""
-        status = "/sys/class/drm/card0-Virtual-1/status"
-        uevent = 'echo "change $(cat /proc/sys/kernel/random/uuid) HOTPLUG=1" >/sys/class/drm/card0/uevent'
+        status, uevent = CONNECTOR_STATUS, HOTPLUG_UEVENT
         start(vm, "swell run ripples --output drm", "/tmp/hp.log", "swell: running")
         before = vm.screendump(f"{tag}-hotplug-before")
         shots = {}
@@ -560,8 +566,7 @@ def suite_for(device, width, height, extra, stop_signal):
         change uevent), runs on DRM at the display's mode; with --seconds it gives up with 69,
         not falling back to that fbdev emulation either. A SIGUSR1 (night hours) sent while it
         waits is kept: the screen goes off as soon as it runs, and SIGUSR2 brings the picture."""
-        status = "/sys/class/drm/card0-Virtual-1/status"
-        uevent = 'echo "change $(cat /proc/sys/kernel/random/uuid) HOTPLUG=1" >/sys/class/drm/card0/uevent'
+        status, uevent = CONNECTOR_STATUS, HOTPLUG_UEVENT
         try:
             vm.sh(f"echo off >{status} && {uevent}")
             code, lines = vm.sh("swell show /data/waves.json --output auto --seconds 2; echo status=$?", timeout=30)
@@ -578,7 +583,7 @@ def suite_for(device, width, height, extra, stop_signal):
             vm.sh("kill -USR1 $(cat /tmp/late.log.pid)")
             vm.sh(f"echo detect >{status} && {uevent}")
             code, lines = vm.sh("waitfor /tmp/late.log 'screen off' 100; r=$?; "
-                                "echo dpms=$(cat /sys/class/drm/card0-Virtual-1/dpms); cat /tmp/late.log; (exit $r)")
+                                f"echo dpms=$(cat {CONNECTOR_DPMS}); cat /tmp/late.log; (exit $r)")
             if code != 0 or "dpms=Off" not in lines:
                 stop(vm, "/tmp/late.log")
                 return False, "SIGUSR1 sent while waiting was not applied once running: " + " | ".join(lines[-4:])
@@ -602,7 +607,7 @@ def suite_for(device, width, height, extra, stop_signal):
         nothing is drawn, even for a tap; SIGUSR2 powers it up with the current picture (the tap's
         ripple); SIGTERM while it is off leaves it on for the console; exit 0 both times. The same
         through fbdev (FBIOBLANK)."""
-        dpms = "/sys/class/drm/card0-Virtual-1/dpms"
+        dpms = CONNECTOR_DPMS
         start(vm, "swell run ripples --output drm", "/tmp/pw.log", "swell: running")
         before = vm.screendump(f"{tag}-power-before")
 
@@ -659,7 +664,7 @@ def suite_for(device, width, height, extra, stop_signal):
         """`--screen-off-after 2`: two seconds without a touch power the display down (dpms Off, a
         dark screen); a tablet tap powers it up (dpms On) and also reaches the pond (its ripple on
         screen); SIGTERM exits 0."""
-        dpms = "/sys/class/drm/card0-Virtual-1/dpms"
+        dpms = CONNECTOR_DPMS
         start(vm, "swell run ripples --output drm --screen-off-after 2", "/tmp/ss.log", "swell: running")
         before = vm.screendump(f"{tag}-saver-before")
         code, lines = vm.sh(f"waitfor /tmp/ss.log 'screen off (no touch for 2 s)' 100; r=$?; echo dpms=$(cat {dpms}); "
