@@ -238,3 +238,30 @@ int swell_uevent_socket(void) {
     }
     return fd;
 }
+
+#include <sys/un.h>
+
+int swell_notify_socket(void) { return socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0); }
+
+int swell_notify_send(int fd, const char *path, const void *message, size_t length) {
+    struct sockaddr_un address;
+    memset(&address, 0, sizeof address);
+    address.sun_family = AF_UNIX;
+    size_t size = strlen(path);
+    if (size == 0 || (path[0] != '/' && path[0] != '@')) {
+        errno = EINVAL;  // "vsock:" and other forms systemd may offer are not spoken here
+        return -1;
+    }
+    if (size > sizeof address.sun_path - (path[0] == '/' ? 1 : 0)) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(address.sun_path, path, size);
+    if (path[0] == '@') address.sun_path[0] = 0;  // abstract: a leading NUL, no terminator
+    socklen_t address_length = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + size + (path[0] == '/' ? 1 : 0));
+    // A fresh sendto each time, as sd_notify does: the receiver may have been bound again since
+    // (systemd's daemon-reexec), which a connected socket would not follow.
+    ssize_t sent = sendto(fd, message, length, MSG_NOSIGNAL, (struct sockaddr *)&address, address_length);
+    if (sent < 0) return -1;
+    return 0;
+}

@@ -120,7 +120,8 @@ def suite_for(device, width, height, extra, stop_signal):
     tag = f"{device}-{width}x{height}"
     if only and not any(only in f"{tag} {case}" for case in ["drm-show", "drm-restore", "fbdev-show", "touch",
                                                                "rotate", "pacing", "hotplug", "error", "png", "vfb",
-                                                               "run", "bench", "slideshow", "picture replaced", "display", "screen"]):
+                                                               "run", "bench", "slideshow", "picture replaced", "display", "screen",
+                                                               "systemd"]):
         return
     vm = KioskVM(boot_dir, os.path.join(work_dir, tag), device, width, height)
     try:
@@ -602,6 +603,45 @@ def suite_for(device, width, height, extra, stop_signal):
         finally:
             vm.sh(f"echo detect >{status} && {uevent}")
 
+    def service_watchdog():
+        """Run by a systemd `Type=notify` unit with `WatchdogSec=` (the shipped unit), Swell talks
+        to $NOTIFY_SOCKET (here `notify-listen`, standing in for systemd): while it waits for a
+        display it is already up (STATUS says why it waits, then READY=1) and keeps the watchdog fed;
+        once on screen READY=1 with "running ripples on …"; an idle pond, asleep, still sends a
+        keep-alive every quarter of WATCHDOG_USEC; SIGTERM → STOPPING=1, exit 0."""
+        status, uevent = CONNECTOR_STATUS, HOTPLUG_UEVENT
+        log = "/tmp/notify.log"
+        try:
+            vm.sh(f"notify-listen /tmp/notify.sock >{log} 2>&1 & echo $! >/tmp/notify.pid")
+            vm.sh(f"echo off >{status} && {uevent}")
+            start(vm, "NOTIFY_SOCKET=/tmp/notify.sock WATCHDOG_USEC=2000000 swell run ripples --output auto",
+                  "/tmp/wd.log", "waiting for a display")
+            time.sleep(2.5)
+            _, waiting = vm.sh(f"cat {log}")
+            vm.sh(f"echo detect >{status} && {uevent}")
+            vm.sh("waitfor /tmp/wd.log 'swell: running' 100")
+            time.sleep(3)
+            exit_status, lines = stop(vm, "/tmp/wd.log")
+            time.sleep(0.3)
+            _, messages = vm.sh(f"cat {log}")
+        finally:
+            vm.sh(f"echo detect >{status} && {uevent}; kill $(cat /tmp/notify.pid)")
+        if waiting[:2] != [waiting[0], "READY=1"] or not waiting[0].startswith("STATUS=waiting for a display"):
+            return False, "no waiting status and READY=1 while waiting: " + " | ".join(waiting[:3])
+        fed_waiting = waiting.count("WATCHDOG=1")
+        if fed_waiting < 2:
+            return False, f"{fed_waiting} keep-alives in 2.5 s of waiting for a display (every 0.5 s expected)"
+        running = next((i for i, m in enumerate(messages) if m.startswith("READY=1 STATUS=running ripples on")), None)
+        if running is None:
+            return False, "no READY=1 with 'running ripples on …' once on screen: " + " | ".join(messages[-4:])
+        fed_idle = messages[running:].count("WATCHDOG=1")
+        if fed_idle < 3:
+            return False, f"{fed_idle} keep-alives in 3 s of an idle pond (every 0.5 s expected)"
+        if messages[-1] != "STOPPING=1 STATUS=stopping: giving the display back" or exit_status != 0:
+            return False, f"exit status {exit_status}, last message {messages[-1]!r}"
+        return True, (f"'{waiting[0]}', READY=1, {fed_waiting} keep-alives while waiting; '{messages[running]}', "
+                      f"{fed_idle} keep-alives in 3 s of an idle pond; SIGTERM → STOPPING=1, exit 0")
+
     def screen_power():
         """SIGUSR1 powers the display down (DPMS: the connector's sysfs `dpms` reads Off) and
         nothing is drawn, even for a tap; SIGUSR2 powers it up with the current picture (the tap's
@@ -740,6 +780,7 @@ def suite_for(device, width, height, extra, stop_signal):
             run_case(f"{tag} display connected late ({driver})", display_late)
             run_case(f"{tag} screen off and on ({driver})", screen_power)
             run_case(f"{tag} screen saver ({driver})", screen_saver)
+            run_case(f"{tag} systemd notify and watchdog ({driver})", service_watchdog)
         elif kind == "touch-rotate":
             run_case(f"{tag} touch rotate-{value} ({driver})", touch(value))
     vm.close()

@@ -78,4 +78,12 @@ int swell_fix_mmap_threshold(int bytes);
 /// may read (display hotplug without udev). Returns the fd, or -1 with errno set.
 int swell_uevent_socket(void);
 
+// MARK: systemd notification
+/// A datagram socket for systemd's notification protocol (close-on-exec). Returns the fd, or -1.
+int swell_notify_socket(void);
+/// Sends `length` bytes to the AF_UNIX datagram socket at `path` ($NOTIFY_SOCKET: a file path,
+/// or "@name" for the abstract namespace), as sd_notify(3) does, without libsystemd. Returns 0,
+/// or -1 with errno set (ENAMETOOLONG for a path longer than sun_path, EINVAL for another form).
+int swell_notify_send(int fd, const char *path, const void *message, size_t length);
+
 #endif

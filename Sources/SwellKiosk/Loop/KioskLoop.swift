@@ -25,13 +25,20 @@ public final class KioskLoop {
     private let signalPipe: FileDescriptor
     /// Display hotplug (nil if the kernel's uevents cannot be read).
     private let uevents = UeventMonitor()
+    /// systemd's notifications (nil when not run by a `Type=notify` unit): the watchdog's
+    /// keep-alives come from this loop, so they stop when it stops coming round.
+    public let notifier: ServiceNotifier?
 
     /// Installs the stop-signal handlers. Pass the presenter already opened; the console is
     /// restored together with the presenter.
-    public init(presenter: any Presenter, input: InputMonitor?, console: VTConsole?) throws(KioskError) {
+    public init(
+        presenter: any Presenter, input: InputMonitor?, console: VTConsole?,
+        notifier: ServiceNotifier? = ServiceNotifier.current
+    ) throws(KioskError) {
         self.presenter = presenter
         self.input = input
         self.console = console
+        self.notifier = notifier
         signalPipe = try StopSignals.install()
         try StopSignals.installScreenSignals()
     }
@@ -58,7 +65,10 @@ public final class KioskLoop {
         wakeIn: () -> Double? = { nil },
         shown: () -> Void = {}
     ) throws(KioskError) -> LoopEnd {
-        defer { restore() }
+        defer {
+            notifier?.stopping()
+            restore()
+        }
         let start = monotonicSeconds()
         let deadline = seconds.map { start + $0 }
         var frameNeeded = true
@@ -70,6 +80,7 @@ public final class KioskLoop {
         while true {
             if let signal = StopSignals.received { return .signal(signal) }
             let now = monotonicSeconds()
+            notifier?.keepAlive(now: now)
             // The first frame always goes up, even with a zero time limit.
             if let deadline, firstShown, now >= deadline { return .timeUp }
             var touched = false
@@ -111,9 +122,12 @@ public final class KioskLoop {
                 if let maximumFrames, frames >= maximumFrames { return .frameLimit }
                 continue
             }
-            // Idle: sleep until input, a hotplug (input or display), a signal, the scene's timer or
-            // the time limit.
+            // Idle: sleep until input, a hotplug (input or display), a signal, the scene's timer,
+            // the time limit or the watchdog's next keep-alive.
             var timeout: Double? = input?.maximumSleep
+            if let keepAlive = notifier?.secondsUntilKeepAlive() {
+                timeout = min(timeout ?? keepAlive, keepAlive)
+            }
             if power.isOn, let wake = wakeIn() {
                 let left = max(0, wake)
                 timeout = min(timeout ?? left, left)

@@ -104,11 +104,17 @@ func openDRMWhenConnected(
         } catch let error where error.kind == .displayDisconnected {
             let left = deadline - monotonicSeconds()
             guard left > 0 else { throw error }
+            let notifier = ServiceNotifier.current
             if !said {
+                // (also the status line systemctl shows)
                 kioskWarn("waiting for a display to be connected: " + error.message)
+                // Up, if not yet on screen: systemd's start timeout must not kill a kiosk whose
+                // screen is switched on later, and its watchdog then guards this wait too.
+                notifier?.ready()
                 said = true
             }
-            let milliseconds = Int32(min(left, 5) * 1000) + 1
+            notifier?.keepAlive()
+            let milliseconds = Int32(min(left, 5, notifier?.secondsUntilKeepAlive() ?? 5) * 1000) + 1
             _ = waitForReadable(uevents.map { [$0.fd] } ?? [], timeoutMilliseconds: milliseconds)
             _ = uevents?.drainDisplayChanges()
         }

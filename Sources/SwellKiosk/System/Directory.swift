@@ -43,4 +43,6 @@ func naturalOrder(_ a: String, _ b: String) -> Bool {
 public func kioskWarn(_ message: String) {
     var bytes = Array(("swell: " + message + "\n").utf8)
     _ = write(2, &bytes, bytes.count)
+    // The same line is what `systemctl status` shows as the kiosk's state.
+    ServiceNotifier.current?.status(message)
 }

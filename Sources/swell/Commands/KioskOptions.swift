@@ -100,6 +100,13 @@ func openKioskLoop(_ options: OutputOptions, withInput: Bool) throws -> (loop: K
     }
 }
 
+/// The line a kiosk command prints once its picture is on screen ("running ripples on card0 …"),
+/// also sent to systemd as READY=1 with that status when a `Type=notify` unit runs Swell.
+func announceOnScreen(_ status: String) {
+    printNow("swell: " + status)
+    ServiceNotifier.current?.ready(status: status)
+}
+
 /// Prints one line to standard output and flushes it at once (scripts and test harnesses wait for it).
 func printNow(_ line: String) {
     print(line)

@@ -86,7 +86,7 @@ private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
                 let now = monotonicSeconds() - start
                 return player.nextWake(after: now).map { $0 - now }
             },
-            shown: { printNow("swell: running \(label) on \(presenter.display.description)") })
+            shown: { announceOnScreen("running \(label) on \(presenter.display.description)") })
     } catch {
         throw commandFailure(error)
     }

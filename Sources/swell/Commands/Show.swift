@@ -80,7 +80,7 @@ private func runShow(_ arguments: ParsedArguments) throws -> Int32 {
                 frames += 1
             },
             isIdle: { _ in !redraw },
-            shown: { printNow("swell: showing \(name) on \(presenter.display.description)") })
+            shown: { announceOnScreen("showing \(name) on \(presenter.display.description)") })
     } catch {
         throw commandFailure(error)
     }

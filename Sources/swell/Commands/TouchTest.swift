@@ -90,8 +90,8 @@ private func runTouchTest(_ arguments: ParsedArguments) throws -> Int32 {
             isIdle: { _ in true },
             shown: {
                 let devices = input?.deviceSummary ?? []
-                printNow(
-                    "swell: touch-test on \(presenter.display.description); input: "
+                announceOnScreen(
+                    "touch-test on \(presenter.display.description); input: "
                         + (devices.isEmpty
                             ? "none yet (plug a touch screen or mouse in)" : devices.joined(separator: ", ")))
             })
