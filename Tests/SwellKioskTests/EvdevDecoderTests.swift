@@ -113,10 +113,10 @@ private let axisY = AxisRange(minimum: 0, maximum: 499)
 
 @Test func axisRangesWithAnOffsetMinimumAreScaledFromTheMinimum() {
     let range = AxisRange(minimum: 100, maximum: 1099)
-    #expect(range.scale(100, toPixels: 500) == 0)
-    #expect(range.scale(600, toPixels: 500) == 250)
-    #expect(range.scale(5000, toPixels: 500) == 999.0 * 500 / 1000, "values past the maximum are clamped")
-    #expect(range.scale(-7, toPixels: 500) == 0)
+    #expect(range.normalised(100) * 500 == 0)
+    #expect(range.normalised(600) * 500 == 250)
+    #expect(range.normalised(5000) == 999.0 / 1000, "values past the maximum are clamped")
+    #expect(range.normalised(-7) == 0)
 }
 
 @Test func tabletLikeQemusIsAnAbsolutePointerOnBtnLeft() {

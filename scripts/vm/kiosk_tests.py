@@ -121,7 +121,7 @@ def suite_for(device, width, height, extra, stop_signal):
     if only and not any(only in f"{tag} {case}" for case in ["drm-show", "drm-restore", "fbdev-show", "touch",
                                                                "rotate", "pacing", "hotplug", "error", "png", "vfb",
                                                                "run", "bench", "slideshow", "picture replaced", "display", "screen",
-                                                               "systemd"]):
+                                                               "systemd", "calibrate"]):
         return
     vm = KioskVM(boot_dir, os.path.join(work_dir, tag), device, width, height)
     try:
@@ -249,6 +249,72 @@ def suite_for(device, width, height, extra, stop_signal):
             return True, (f"tablet tap ({vx}, {vy}) → '{began}' (expected {expect_x:.2f}, {expect_y:.2f}); "
                           f"marks ({count} px) centred at ({centre[0]:.2f}, {centre[1]:.2f}); screendump == "
                           f"memory presenter's picture of the same tap exactly; exit {exit_status}")
+        return body
+
+    def touch_calibrate(rotation):
+        def body():
+            """A touch overlay that disagrees with its panel — mirrored left to right, its sensor 10 %
+            taller than the picture — simulated by tapping the tablet where such an overlay would
+            report a finger on each cross: `swell touch-test --calibrate` shows each cross where it
+            says (screenshot), prints the matrix that undoes the overlay (libinput's form), and the
+            next tap, calibrated with it, lands under the finger."""
+            overlay = (-1.0, 0.0, 1.0, 0.0, 1.1, -0.05)  # panel = M·device, normalised
+            logical_w, logical_h = (height, width) if rotation in (90, 270) else (width, height)
+
+            def panel_of(px, py):
+                """A picture point's normalised panel position (the inverse of --rotate)."""
+                x, y = {0: (px, py), 90: (width - py, px), 180: (width - px, height - py),
+                        270: (py, height - px)}[rotation]
+                return x / width, y / height
+
+            def device_tap(px, py):
+                """Taps where the overlay reports a finger on picture point (px, py)."""
+                a, b, c, d, e, f = overlay
+                x, y = panel_of(px, py)
+                det = a * e - b * d
+                dx, dy = (e * (x - c) - b * (y - f)) / det, (-d * (x - c) + a * (y - f)) / det
+                vm.tap(round(dx * (TABLET_MAX + 1)), round(dy * (TABLET_MAX + 1)))
+
+            lines = start(vm, f"swell touch-test --output drm --rotate {rotation} --calibrate", "/tmp/cal.log",
+                          "cross 1 of 4")
+            prompts = []
+            for n in range(1, 5):
+                prompt = next(l for l in reversed(lines) if f"cross {n} of 4" in l)
+                match = re.search(r"at x=(\d+) y=(\d+)", prompt)
+                tx, ty = int(match.group(1)), int(match.group(2))
+                if (tx, ty) != ({1: 1, 2: 7, 3: 7, 4: 1}[n] * logical_w // 8, {1: 1, 2: 1, 3: 7, 4: 7}[n] * logical_h // 8):
+                    stop(vm, "/tmp/cal.log")
+                    return False, f"'{prompt}': not an eighth in from the edges of a {logical_w}x{logical_h} picture"
+                if n == 1:
+                    shot = vm.screendump(f"{tag}-calibrate-cross")
+                    centre, count = centroid_of_changes(rotated_clockwise(shot, (360 - rotation) % 360), (255, 255, 255))
+                    if count == 0 or abs(centre[0] - tx) > 1 or abs(centre[1] - ty) > 1:
+                        stop(vm, "/tmp/cal.log")
+                        return False, f"cross 1 drawn at {centre} ({count} px), not at ({tx}, {ty})"
+                prompts.append(prompt)
+                device_tap(tx, ty)
+                wanted = f"cross {n + 1} of 4" if n < 4 else "touch matrix"
+                status, lines = vm.sh(f"waitfor /tmp/cal.log '{wanted}' 300; r=$?; cat /tmp/cal.log; (exit $r)")
+                if status != 0:
+                    stop(vm, "/tmp/cal.log")
+                    return False, f"no '{wanted}' after tapping cross {n}: " + " | ".join(lines[-4:])
+            result = next(l for l in lines if "touch matrix" in l)
+            matrix = [float(v) for v in re.search(r"--touch-matrix (\S+)", result).group(1).split(",")]
+            if any(abs(got - want) > 0.002 for got, want in zip(matrix, overlay)):
+                stop(vm, "/tmp/cal.log")
+                return False, f"'{result}': expected {overlay}"
+            # A check tap, calibrated now: where the finger is, at (30 %, 60 %) of the picture.
+            check_x, check_y = 0.3 * logical_w, 0.6 * logical_h
+            device_tap(check_x, check_y)
+            status, lines = vm.sh("waitfor /tmp/cal.log 'touch ended' 300; sleep 0.2; cat /tmp/cal.log")
+            began = [l for l in lines if l.startswith("touch began")][-1]
+            match = re.search(r"x=(-?[\d.]+) y=(-?[\d.]+)", began)
+            got_x, got_y = float(match.group(1)), float(match.group(2))
+            exit_status, _ = stop(vm, "/tmp/cal.log")
+            if abs(got_x - check_x) > 1 or abs(got_y - check_y) > 1 or exit_status != 0:
+                return False, f"after calibrating, '{began}' for a finger at ({check_x:.1f}, {check_y:.1f}); exit {exit_status}"
+            return True, (f"crosses at the eighths (cross 1 on screen where announced); '{result.split('swell: ')[-1]}'; "
+                          f"a finger at ({check_x:.1f}, {check_y:.1f}) → '{began}'; exit 0")
         return body
 
     def redraw(output):
@@ -783,6 +849,8 @@ def suite_for(device, width, height, extra, stop_signal):
             run_case(f"{tag} systemd notify and watchdog ({driver})", service_watchdog)
         elif kind == "touch-rotate":
             run_case(f"{tag} touch rotate-{value} ({driver})", touch(value))
+        elif kind == "calibrate":
+            run_case(f"{tag} touch calibrate rotate-{value} ({driver})", touch_calibrate(value))
     vm.close()
 
 
@@ -791,7 +859,7 @@ configs = [
     ("vga", 1920, 1080, [("fbdev-pacing", None), ("png", None), ("scenes", None)], "TERM"),
     ("virtio", 1920, 1080, [("fbdev-pacing", None), ("scenes", None)], "INT"),
     ("vga", 1280, 800, [("rotate", 270), ("errors", None), ("vfb", None)], "HUP"),
-    ("virtio", 1280, 800, [("rotate", 90), ("touch-rotate", 90), ("hotplug", None)], "SEGV"),
+    ("virtio", 1280, 800, [("rotate", 90), ("touch-rotate", 90), ("calibrate", 90), ("hotplug", None)], "SEGV"),
 ]
 suite_started = time.monotonic()
 for device, width, height, extra, stop_signal in configs:

@@ -233,8 +233,6 @@ public struct EvdevDecoder: Sendable {
         case .mouse:
             return mapping.picturePoint(panelX: Double(rawX), panelY: Double(rawY))
         }
-        return mapping.picturePoint(
-            panelX: xRange.scale(rawX, toPixels: mapping.panelWidth),
-            panelY: yRange.scale(rawY, toPixels: mapping.panelHeight))
+        return mapping.picturePoint(deviceX: xRange.normalised(rawX), deviceY: yRange.normalised(rawY))
     }
 }

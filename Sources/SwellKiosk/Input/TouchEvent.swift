@@ -36,11 +36,14 @@ public struct ScreenMapping: Sendable, Equatable {
     public var panelWidth: Int
     public var panelHeight: Int
     public var rotation: Rotation
+    /// The touch controller's correction, applied to absolute devices before the rotation.
+    public var calibration: TouchCalibration
 
-    public init(panelWidth: Int, panelHeight: Int, rotation: Rotation) {
+    public init(panelWidth: Int, panelHeight: Int, rotation: Rotation, calibration: TouchCalibration = .identity) {
         self.panelWidth = panelWidth
         self.panelHeight = panelHeight
         self.rotation = rotation
+        self.calibration = calibration
     }
 
     public var logicalSize: (width: Int, height: Int) {
@@ -52,6 +55,27 @@ public struct ScreenMapping: Sendable, Equatable {
         let size = logicalSize
         return rotation.pictureCoordinates(
             panelX: panelX, panelY: panelY, logicalWidth: size.width, logicalHeight: size.height)
+    }
+
+    /// Where an absolute device's position (normalised to 0...1 over its axis ranges) lies in
+    /// the picture: the calibration, then the panel's size, then the rotation.
+    public func picturePoint(deviceX: Double, deviceY: Double) -> (x: Double, y: Double) {
+        let corrected = calibration.apply(x: deviceX, y: deviceY)
+        return picturePoint(panelX: corrected.x * Double(panelWidth), panelY: corrected.y * Double(panelHeight))
+    }
+
+    /// The inverse of `picturePoint(panelX:panelY:)`: where a picture position lies on the
+    /// panel, normalised to 0...1 (what `touch-test --calibrate` compares taps with).
+    public func normalisedPanelPoint(pictureX x: Double, pictureY y: Double) -> (x: Double, y: Double) {
+        let (w, h) = (Double(panelWidth), Double(panelHeight))
+        let panel: (Double, Double)
+        switch rotation {
+        case .none: panel = (x, y)
+        case .clockwise90: panel = (w - y, x)
+        case .upsideDown: panel = (w - x, h - y)
+        case .clockwise270: panel = (y, h - x)
+        }
+        return (panel.0 / w, panel.1 / h)
     }
 }
 
@@ -65,12 +89,12 @@ public struct AxisRange: Sendable, Equatable {
         self.maximum = maximum
     }
 
-    /// Scales a raw value onto `pixels` (libinput's convention: the range's `max - min + 1`
-    /// steps cover the panel, so the maximum lands just inside the last pixel).
-    public func scale(_ value: Int32, toPixels pixels: Int) -> Double {
+    /// A raw value as a fraction of the range, 0 ..< 1 (libinput's convention: the range's
+    /// `max - min + 1` steps cover the panel, so the maximum lands just inside the last pixel).
+    public func normalised(_ value: Int32) -> Double {
         let span = Double(maximum) - Double(minimum) + 1
         guard span > 0 else { return 0 }
         let clamped = min(max(value, minimum), maximum)
-        return (Double(clamped) - Double(minimum)) * Double(pixels) / span
+        return (Double(clamped) - Double(minimum)) / span
     }
 }

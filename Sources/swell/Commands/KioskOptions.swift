@@ -17,6 +17,23 @@ let kioskOutputOptions: [OptionSpec] = [
     .option("save", "FILE", "with --output memory: write the scanned-out picture (.raw or .png) and stop"),
 ]
 
+/// `--touch-matrix`, for the verbs that read touches.
+let touchMatrixOption = OptionSpec.option(
+    "touch-matrix", "A,B,C,D,E,F",
+    "correct a touch controller: panel x = A·x + B·y + C, y = D·x + E·y + F in 0...1 device and panel "
+        + "coordinates before --rotate (libinput's LIBINPUT_CALIBRATION_MATRIX); 'swell touch-test --calibrate' "
+        + "measures it")
+
+/// `--touch-matrix` as a calibration (identity without it).
+func touchCalibration(_ arguments: ParsedArguments) throws -> TouchCalibration {
+    guard let text = arguments["touch-matrix"] else { return .identity }
+    do {
+        return try TouchCalibration(parsing: text)
+    } catch {
+        throw CommandFailure(ExitStatus.usage, error.message)
+    }
+}
+
 let kioskExitStatusText = """
     Exit status: 0 stopped by a signal or --seconds, 64 usage error, 65/66 bad or unreadable input,
     69 no display device, or no display connected (within --seconds), 75 the display is held by
@@ -80,14 +97,16 @@ func openKioskOutput(_ options: OutputOptions) throws -> (any Presenter, VTConso
 /// Opens the display (and the console), the touch and pointer devices when `withInput` (never
 /// for `--output memory`), and the frame loop; on failure puts back whatever was taken. New and
 /// vanished input devices are reported with a line each.
-func openKioskLoop(_ options: OutputOptions, withInput: Bool) throws -> (loop: KioskLoop, presenter: any Presenter) {
+func openKioskLoop(_ options: OutputOptions, withInput: Bool, calibration: TouchCalibration = .identity) throws -> (
+    loop: KioskLoop, presenter: any Presenter
+) {
     let (presenter, console) = try openKioskOutput(options)
     var input: InputMonitor?
     if withInput && options.choice != .memory {
         input = InputMonitor(
             mapping: ScreenMapping(
                 panelWidth: presenter.display.panelWidth, panelHeight: presenter.display.panelHeight,
-                rotation: presenter.rotation))
+                rotation: presenter.rotation, calibration: calibration))
         input?.deviceAdded = { path, name in printNow("input added \(path) (\(name))") }
         input?.deviceRemoved = { path, reason in printNow("input removed \(path) (\(reason))") }
     }

@@ -7,7 +7,8 @@ let runVerb = Verb(
     summary: "run a scene fullscreen on the display, with touch input, until stopped",
     synopsis:
         "SCENE|FILE.json [--output auto|drm|fbdev|memory] [--device PATH] [--connector NAME] [--mode WxH[@HZ]] "
-        + "[--rotate 0|90|180|270] [--seconds S] [--threads N] [--input SCRIPT.json]",
+        + "[--rotate 0|90|180|270] [--touch-matrix A,B,C,D,E,F] [--seconds S] [--threads N] [--input SCRIPT.json] "
+        + "[--screen-off-after S]",
     details: """
         Takes the display over (DRM/KMS page flips, else /dev/fb0), puts the VT in graphics mode,
         and runs a built-in scene (see 'swell scenes') or a scene file (see examples/) at the
@@ -32,6 +33,7 @@ let runVerb = Verb(
         .option("threads", "N", "render threads (default: one per core)"),
         .option("input", "SCRIPT.json", "replay a touch script in real time"),
         .option("screen-off-after", "S", "power the display down after S seconds without a touch; a touch wakes it"),
+        touchMatrixOption,
     ],
     run: runRun)
 
@@ -54,7 +56,8 @@ private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
         return value
     }
 
-    let (loop, presenter) = try openKioskLoop(options, withInput: true)
+    let calibration = try touchCalibration(arguments)
+    let (loop, presenter) = try openKioskLoop(options, withInput: true, calibration: calibration)
 
     // One clock for input and frames, so a touch is never later than the frame it affects.
     let start = monotonicSeconds()

@@ -5,7 +5,8 @@ let touchTestVerb = Verb(
     name: "touch-test",
     summary: "check touch input: a white screen that draws a ring where each touch begins",
     synopsis:
-        "[--output auto|drm|fbdev|memory] [--device PATH] [--connector NAME] [--mode WxH[@HZ]] [--rotate DEG] [--seconds S]",
+        "[--output auto|drm|fbdev|memory] [--device PATH] [--connector NAME] [--mode WxH[@HZ]] [--rotate DEG] "
+        + "[--touch-matrix A,B,C,D,E,F | --calibrate] [--seconds S]",
     details: """
         A diagnostic for a kiosk's touch screen or pointer. Shows a white screen; every touch (or
         click of an absolute or relative pointer) draws a blue ring centred where it began, with a
@@ -15,10 +16,18 @@ let touchTestVerb = Verb(
         'swell: touch-test on DISPLAY; input: DEVICES' once the screen is up.
         With --output memory --save FILE --tap X,Y the picture after a tap at (X, Y) is written to
         FILE (the reference the QEMU test compares a screenshot with).
+        --calibrate measures a touch controller that disagrees with its panel (swapped or mirrored
+        axes, a sensor larger than the picture): it shows four crosses in turn, one per tap, then
+        prints the matrix that puts each tap on its cross — 'swell: touch matrix --touch-matrix
+        A,B,C,D,E,F' for 'swell run' (and the same numbers as libinput's
+        LIBINPUT_CALIBRATION_MATRIX) — and carries on as the touch test with it applied, so the next
+        rings should land under the finger.
 
         """ + "\n" + kioskExitStatusText,
     options: kioskOutputOptions + [
-        .option("tap", "X,Y", "with --output memory: pretend a touch began at picture pixel (X, Y)")
+        .option("tap", "X,Y", "with --output memory: pretend a touch began at picture pixel (X, Y)"),
+        touchMatrixOption,
+        .flag("calibrate", "tap four crosses to measure the touch matrix, then test with it"),
     ],
     run: runTouchTest)
 
@@ -64,15 +73,28 @@ private func runTouchTest(_ arguments: ParsedArguments) throws -> Int32 {
         rings.append(Ring(centerX: x, centerY: y, radius: touchRingRadius, width: touchRingWidth))
     }
 
+    let calibration = try touchCalibration(arguments)
+    let calibrating = arguments.has("calibrate")
+    if calibrating && arguments["touch-matrix"] != nil {
+        throw CommandFailure(
+            ExitStatus.usage, "--calibrate measures the touch screen as it reports; leave --touch-matrix out")
+    }
+
     // Devices present at the start are listed in the "touch-test on" line; later ones get a line each.
-    let (loop, presenter) = try openKioskLoop(options, withInput: true)
+    let (loop, presenter) = try openKioskLoop(options, withInput: true, calibration: calibration)
     let input = loop.input
+    let size = presenter.shadow.surface
+    var session = calibrating ? CalibrationSession(pictureWidth: size.width, pictureHeight: size.height) : nil
     let end: LoopEnd
     do {
         end = try loop.run(
             seconds: save != nil ? 0 : seconds,
             render: { _, surface in
                 clear(surface, color: .white, clip: surface.bounds)
+                if let target = session?.nextTarget {
+                    drawCalibrationCross(surface, x: target.x, y: target.y)
+                    return
+                }
                 for ring in rings {
                     draw(DrawCommand(.ring(ring), color: touchRingColor), on: surface, within: surface.bounds)
                     drawCrosshair(surface, x: ring.centerX, y: ring.centerY)
@@ -80,6 +102,10 @@ private func runTouchTest(_ arguments: ParsedArguments) throws -> Int32 {
             },
             handle: { event in
                 printNow(event.description)
+                if event.phase == .began, session?.nextTarget != nil, let mapping = input?.mapping {
+                    calibrationTap(event, &session, input: input, mapping: mapping)
+                    return
+                }
                 if event.phase == .began {
                     rings.append(
                         Ring(centerX: event.x, centerY: event.y, radius: touchRingRadius, width: touchRingWidth))
@@ -94,6 +120,7 @@ private func runTouchTest(_ arguments: ParsedArguments) throws -> Int32 {
                     "touch-test on \(presenter.display.description); input: "
                         + (devices.isEmpty
                             ? "none yet (plug a touch screen or mouse in)" : devices.joined(separator: ", ")))
+                if let session { printNow("swell: " + session.prompt) }
             })
     } catch {
         throw commandFailure(error)
@@ -101,4 +128,55 @@ private func runTouchTest(_ arguments: ParsedArguments) throws -> Int32 {
     try save?.write(from: presenter)
     if case .signal = end { printError("swell touch-test: stopped by \(StopSignals.name); display restored") }
     return ExitStatus.success
+}
+
+/// A tap during `--calibrate`: recorded against its cross; after the last one the matrix is
+/// printed and applied to the input from then on.
+private func calibrationTap(
+    _ event: SwellKiosk.TouchEvent, _ session: inout CalibrationSession?, input: InputMonitor?, mapping: ScreenMapping
+) {
+    guard var current = session else { return }
+    switch current.record(x: event.x, y: event.y, mapping: mapping) {
+    case .next:
+        printNow("swell: " + current.prompt)
+    case .degenerate:
+        printNow("swell: calibrate: the taps lie on one line; tap the crosses again")
+        printNow("swell: " + current.prompt)
+    case .calibrated(let fit, let largestMiss):
+        printNow(
+            "swell: touch matrix --touch-matrix \(fit) (libinput: LIBINPUT_CALIBRATION_MATRIX=\"\(fit.libinputProperty)\"); "
+                + "largest miss \(formatTenths(largestMiss)) px")
+        let shorter = Double(min(mapping.panelWidth, mapping.panelHeight))
+        if largestMiss > shorter / 32 {
+            printNow(
+                "swell: calibrate: a tap landed far from where the others put its cross; "
+                    + "if the rings below miss the finger, run --calibrate again")
+        }
+        printNow("swell: taps now use it: each ring should be under the finger")
+        input?.mapping.calibration = fit
+    }
+    session = current
+}
+
+/// The cross `--calibrate` asks to be tapped: a ring and a crosshair, larger than a touch's marks.
+func drawCalibrationCross(_ surface: PixelSurface, x: Double, y: Double) {
+    let ink = Color(r: 0.8, g: 0.1, b: 0.1)
+    draw(
+        DrawCommand(.ring(Ring(centerX: x, centerY: y, radius: 24, width: 3)), color: ink), on: surface,
+        within: surface.bounds)
+    let px = Int(x.rounded(.down))
+    let py = Int(y.rounded(.down))
+    let arm = 40
+    clear(
+        surface, color: ink,
+        clip: ClipRect(x0: px - arm, y0: py, x1: px + arm + 1, y1: py + 1).intersection(surface.bounds))
+    clear(
+        surface, color: ink,
+        clip: ClipRect(x0: px, y0: py - arm, x1: px + 1, y1: py + arm + 1).intersection(surface.bounds))
+}
+
+/// One decimal, as the touch lines print positions.
+private func formatTenths(_ value: Double) -> String {
+    let tenths = Int((value * 10).rounded())
+    return "\(tenths / 10).\(tenths % 10)"
 }
