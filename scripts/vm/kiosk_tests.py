@@ -121,7 +121,7 @@ def suite_for(device, width, height, extra, stop_signal):
     if only and not any(only in f"{tag} {case}" for case in ["drm-show", "drm-restore", "fbdev-show", "touch",
                                                                "rotate", "pacing", "hotplug", "error", "png", "vfb",
                                                                "run", "bench", "slideshow", "picture replaced", "display", "screen",
-                                                               "systemd", "calibrate"]):
+                                                               "systemd", "calibrate", "followed"]):
         return
     vm = KioskVM(boot_dir, os.path.join(work_dir, tag), device, width, height)
     try:
@@ -588,6 +588,80 @@ def suite_for(device, width, height, extra, stop_signal):
             return False, f"exit status {exit_status}: " + " | ".join(lines[-4:])
         return True, f"screens: {runs(seen)} (a, rewritten in place → e, renamed over → c); SIGTERM → exit 0"
 
+    def files_followed():
+        """Signage updated in place, without a restart (no console flash, no modeset): `swell show
+        menu.png --scale fill` puts a picture rewritten over it (`cat >`) and one renamed over it
+        (rsync's way) on screen at once; a half-written one is reported and the old picture stays.
+        `swell run scene.json` takes up a scene file replaced while it runs, keeps the old scene
+        for a broken one, and follows a symbolic link swapped in (`ln -sf`)."""
+        colours = {name: host_render(os.path.join(boot_dir, f"slide-{name}.json"), f"slide-{name}").pixel(0, 0)
+                   for name in "ace"}
+        seen = []
+
+        def wait_for(name, label):
+            give_up = time.monotonic() + 60
+            while time.monotonic() < give_up:
+                shot = vm.screendump(f"{tag}-followed-{label}-{len(seen)}")
+                pixels = shot.width * shot.height
+                seen.append(next((n for n, c in colours.items() if shot.rgb == bytes(c) * pixels), "mixed"))
+                if seen[-1] == name:
+                    return True
+                time.sleep(0.3)
+            return False
+
+        vm.sh("cp /data/slide-a.png /tmp/menu.png")
+        start(vm, "swell show /tmp/menu.png --scale fill --output drm", "/tmp/menu.log", "swell: showing")
+        steps = [("a", None, None),
+                 ("e", "cat /data/slide-e.png >/tmp/menu.png", "showing the new picture"),
+                 ("e", "head -c 200 /data/slide-c.png >/tmp/menu.png", "cannot be shown"),
+                 ("c", "cp /data/slide-c.png /tmp/.menu && mv /tmp/.menu /tmp/menu.png", "showing the new picture")]
+        for name, command, said in steps:
+            if command:
+                vm.sh(command)
+                code, lines = vm.sh(f"waitfor /tmp/menu.log '{said}' 100; r=$?; cat /tmp/menu.log; (exit $r)")
+                if code != 0:
+                    stop(vm, "/tmp/menu.log")
+                    return False, f"no '{said}' after '{command}': " + " | ".join(lines[-3:])
+                vm.sh(": >/tmp/menu.log")  # the next step waits for its own line
+            if not wait_for(name, "show"):
+                stop(vm, "/tmp/menu.log")
+                return False, f"show: screens seen {runs(seen)}; never {name} after '{command}'"
+        exit_status, lines = stop(vm, "/tmp/menu.log")
+        if exit_status != 0:
+            return False, f"show: exit status {exit_status}: " + " | ".join(lines[-4:])
+        shown = runs(seen)
+        seen.clear()
+
+        def slideshow(folder):
+            return ('{"scene": "slideshow", "parameters": {"folder": "' + folder + '", "interval": 60, '
+                    '"transition": 0.2}}')
+        vm.sh("mkdir -p /tmp/sa /tmp/sc && cp /data/slide-a.png /tmp/sa/ && cp /data/slide-c.png /tmp/sc/ && "
+              f"echo '{slideshow('/tmp/sa')}' >/tmp/scene.json && echo '{slideshow('/tmp/sc')}' >/tmp/c.json")
+        start(vm, "swell run /tmp/scene.json --output drm", "/tmp/scene.log", "swell: running")
+        steps = [("a", None, None),
+                 ("c", "echo '{\"scene\": \"slideshow\", \"parameters\": {\"folder\": 7}}' >/tmp/scene.json",
+                  "was not loaded"),
+                 ("c", "ln -sf /tmp/c.json /tmp/scene.json", "running the new scene")]
+        for index, (name, command, said) in enumerate(steps):
+            if command:
+                vm.sh(command)
+                code, lines = vm.sh(f"waitfor /tmp/scene.log '{said}' 100; r=$?; cat /tmp/scene.log; (exit $r)")
+                if code != 0:
+                    stop(vm, "/tmp/scene.log")
+                    return False, f"no '{said}' after '{command}': " + " | ".join(lines[-3:])
+            # The broken scene file must leave the first scene on screen.
+            expected = "a" if index < 2 else name
+            if not wait_for(expected, "run"):
+                stop(vm, "/tmp/scene.log")
+                return False, f"run: screens seen {runs(seen)}; never {expected} after '{command}'"
+        exit_status, lines = stop(vm, "/tmp/scene.log")
+        if exit_status != 0:
+            return False, f"run: exit status {exit_status}: " + " | ".join(lines[-4:])
+        broken = next(l for l in lines if "was not loaded" in l)
+        return True, (f"show: {shown} (a; rewritten in place → e; half-written → e stays; renamed over → c); "
+                      f"run: {runs(seen)} (slideshow of a; a broken scene file → a stays: '{broken}'; "
+                      "a symlink to another scene → c); exit 0 both")
+
     def display_hotplug():
         """The display unplugged and plugged in again while `swell run` sleeps on an idle pond: the
         connector's status forced off, then back to detection, each followed by the hotplug uevent
@@ -842,6 +916,7 @@ def suite_for(device, width, height, extra, stop_signal):
             run_case(f"{tag} bench through DRM ({driver})", bench_drm)
             run_case(f"{tag} run slideshow ({driver})", slideshow_show)
             run_case(f"{tag} run slideshow, picture replaced ({driver})", slideshow_replaced)
+            run_case(f"{tag} files followed: show and run ({driver})", files_followed)
             run_case(f"{tag} display hotplug ({driver})", display_hotplug)
             run_case(f"{tag} display connected late ({driver})", display_late)
             run_case(f"{tag} screen off and on ({driver})", screen_power)

@@ -54,11 +54,15 @@ public final class KioskLoop {
     ///   - shown: called once, after the first frame is on the display.
     ///   - screenOffAfter: seconds without a touch after which the display is powered down until
     ///     the next touch (nil: never). SIGUSR1/SIGUSR2 turn it off and on in any case.
+    ///   - watch: a file whose new content `fileChanged` takes up (the scene file, the picture
+    ///     shown); the loop wakes for it like for a touch, and draws a frame after it.
     /// The presenter and console are restored before this returns or throws.
     public func run(
         seconds: Double? = nil,
         maximumFrames: Int? = nil,
         screenOffAfter: Double? = nil,
+        watch: FileWatch? = nil,
+        fileChanged: () -> Void = {},
         render: (Double, PixelSurface) -> Void,
         handle: (TouchEvent) -> Void = { _ in },
         isIdle: (Double) -> Bool = { _ in false },
@@ -88,6 +92,10 @@ public final class KioskLoop {
                 handle(event)
                 frameNeeded = true
                 touched = true
+            }
+            if watch?.drainChanged() == true {
+                fileChanged()
+                frameNeeded = true
             }
             if uevents?.drainDisplayChanges() == true {
                 try presenter.displayChanged()
@@ -141,7 +149,8 @@ public final class KioskLoop {
             }
             let milliseconds = timeout.map { Int32(min($0 * 1000 + 1, 2_000_000_000)) } ?? -1
             _ = waitForReadable(
-                [signalPipe] + (input?.descriptors ?? []) + (uevents.map { [$0.fd] } ?? []),
+                [signalPipe] + (input?.descriptors ?? []) + (uevents.map { [$0.fd] } ?? [])
+                    + (watch.map { [$0.fd] } ?? []),
                 timeoutMilliseconds: milliseconds)
         }
     }

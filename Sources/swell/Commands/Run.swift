@@ -25,6 +25,11 @@ let runVerb = Verb(
         the scene); a screen turned off by SIGUSR1 stays off for touches.
         Once the first frame is on screen it prints 'swell: running SCENE on card0 Virtual-1
         1920x1080@60 (drm)'; at the end it prints the frames shown and the frame rate.
+        A scene file is followed while running: saved again, renamed over or swapped for a
+        symbolic link, the new scene starts at once on the same display (no restart, no flash of
+        the console); a file that does not load is reported and the previous scene goes on.
+        --touch-matrix corrects a touch screen that disagrees with its panel (measure it with
+        'swell touch-test --calibrate').
         --input replays a touch script (touches/1, see examples/input/) in real time, on top of
         live input — for demonstrations and soak tests.
 
@@ -47,7 +52,7 @@ private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
     // A screen switched on after the kiosk booted: wait for it (at most --seconds).
     options.waitForDisplay = seconds ?? .infinity
     let threads = try arguments.integer("threads", default: onlineCores(), in: 1...256)
-    let player = try loadScenePlayer(sceneName, threads: threads)
+    var player = try loadScenePlayer(sceneName, threads: threads)
     let script = try arguments["input"].map(loadTouchScript)?.events ?? []
     let screenOffAfter = try arguments["screen-off-after"].map { text in
         guard let value = Double(text), value.isFinite, value > 0 else {
@@ -60,15 +65,32 @@ private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
     let (loop, presenter) = try openKioskLoop(options, withInput: true, calibration: calibration)
 
     // One clock for input and frames, so a touch is never later than the frame it affects.
-    let start = monotonicSeconds()
+    // `start` moves to the moment a changed scene file is taken up: the new scene starts afresh.
+    let runStart = monotonicSeconds()
+    var start = runStart
     var nextScripted = 0
     var frames = 0
     let label = sceneName.split(separator: "/").last.map(String.init) ?? sceneName
+    // A scene file is followed while running (a built-in name has no file).
+    let watch = builtInScene(named: sceneName) == nil ? FileWatch(path: sceneName) : nil
     let end: LoopEnd
     do {
         end = try loop.run(
             seconds: seconds,
             screenOffAfter: screenOffAfter,
+            watch: watch,
+            fileChanged: {
+                // Same display, same console: no modeset, no flash of the console as a restart gives.
+                do {
+                    player = try loadScenePlayer(sceneName, threads: threads)
+                    start = monotonicSeconds()
+                    nextScripted = script.count
+                    kioskWarn("\(sceneName) changed: running the new scene")
+                } catch {
+                    let reason = (error as? CommandFailure)?.message ?? "\(error)"
+                    kioskWarn("\(sceneName) changed but was not loaded (the previous scene goes on): \(reason)")
+                }
+            },
             render: { _, surface in
                 let now = monotonicSeconds() - start
                 while nextScripted < script.count && script[nextScripted].time <= now {
@@ -93,7 +115,7 @@ private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
     } catch {
         throw commandFailure(error)
     }
-    let elapsed = monotonicSeconds() - start
+    let elapsed = monotonicSeconds() - runStart
     printNow("swell: \(frames) frames in \(formatMilliseconds(elapsed * 1000)) ms; \(presenter.pacing)")
     if case .signal = end { printError("swell run: stopped by \(StopSignals.name); display restored") }
     return ExitStatus.success

@@ -19,6 +19,9 @@ let showVerb = Verb(
         copy into memory and is written to FILE (what the screen would show), for comparisons.
         --scale fit shows a photo or poster whole on the screen (black bars), --scale fill covers the
         screen with it (cropping the overflow); the default, none, keeps its own pixels.
+        The file is followed while shown: a picture written over it or renamed over it (cp, rsync)
+        goes on screen at once; one that does not decode yet (half copied) is reported and the
+        previous picture stays.
 
         """ + "\n" + kioskExitStatusText,
     options: kioskOutputOptions + [
@@ -49,9 +52,10 @@ private func runShow(_ arguments: ParsedArguments) throws -> Int32 {
     let early = decodeLater ? nil : try loadPicture(path)
     if decodeLater { try checkPicture(path) }
     let (loop, presenter) = try openKioskLoop(options, withInput: false)
-    let picture: PixelBuffer
+    let covering = (width: presenter.shadow.width, height: presenter.shadow.height)
+    var picture: PixelBuffer
     do {
-        picture = try early ?? loadPicture(path, covering: (presenter.shadow.width, presenter.shadow.height))
+        picture = try early ?? loadPicture(path, covering: covering)
     } catch {
         loop.restore()
         throw error
@@ -69,6 +73,18 @@ private func runShow(_ arguments: ParsedArguments) throws -> Int32 {
     do {
         end = try loop.run(
             seconds: save != nil ? 0 : seconds,
+            // The file is followed while shown: a menu or poster replaced (rsync, cp) goes up at once.
+            watch: save == nil ? FileWatch(path: path) : nil,
+            fileChanged: {
+                do {
+                    picture = try loadPicture(path, covering: decodeLater ? covering : nil)
+                    shownFor = (0, 0)
+                    kioskWarn("\(path) changed: showing the new picture")
+                } catch {
+                    let reason = (error as? CommandFailure)?.message ?? "\(error)"
+                    kioskWarn("\(path) changed but cannot be shown (the previous picture stays): \(reason)")
+                }
+            },
             render: { time, surface in
                 if shownFor != (surface.width, surface.height) {
                     shown = scaling.picture(picture, width: surface.width, height: surface.height)

@@ -1,0 +1,81 @@
+import Foundation
+import SwellKiosk
+import SwellRaster
+import Testing
+
+/// Following a file's new content with inotify: the ways signage files get replaced.
+@Suite struct FileWatchTests {
+    static func folder() throws -> String {
+        let path = NSTemporaryDirectory() + "swell-watch-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    static func write(_ text: String, to path: String) throws {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    @Test func writesRenamesAndSymlinksCountOtherFilesDoNot() throws {
+        let folder = try Self.folder()
+        let path = folder + "/scene.json"
+        try Self.write("one", to: path)
+        let watch = try #require(FileWatch(path: path))
+        #expect(!watch.drainChanged(), "nothing happened yet")
+        // Written in place (open, write, close).
+        try Self.write("two", to: path)
+        #expect(watch.drainChanged())
+        #expect(!watch.drainChanged(), "drained")
+        // Another file in the folder, and one whose name starts like it.
+        try Self.write("x", to: folder + "/other.json")
+        try Self.write("x", to: folder + "/scene.json.part")
+        #expect(!watch.drainChanged())
+        // Renamed over (rsync, sed -i).
+        try FileManager.default.moveItem(atPath: folder + "/scene.json.part", toPath: folder + "/scene.json.new")
+        #expect(rename(folder + "/scene.json.new", path) == 0)
+        #expect(watch.drainChanged())
+        // A symbolic link swapped in (ln -sf: remove, then create the link).
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: folder + "/other.json")
+        #expect(watch.drainChanged())
+    }
+
+    @Test func aFileCreatedEmptyCountsOnceItIsClosed() throws {
+        let folder = try Self.folder()
+        let path = folder + "/menu.png"
+        let watch = try #require(FileWatch(path: path))
+        let fd = open(path, O_CREAT | O_WRONLY, 0o644)
+        #expect(fd >= 0)
+        #expect(!watch.drainChanged(), "created but still empty")
+        _ = "content".withCString { Glibc.write(fd, $0, 7) }
+        #expect(!watch.drainChanged(), "still being written")
+        close(fd)
+        #expect(watch.drainChanged())
+    }
+
+    @Test func aFolderThatCannotBeWatchedGivesNoWatch() {
+        #expect(FileWatch(path: "/nonexistent-swell-folder/scene.json") == nil)
+        #expect(FileWatch(path: "/tmp/") == nil)
+    }
+
+    /// The loop sleeps on the watch like on a touch: an idle scene whose file changes gets the
+    /// change handed over and one new frame.
+    @Test func anIdleLoopWakesForItsFileAndDrawsAFrame() throws {
+        let folder = try Self.folder()
+        let path = folder + "/scene.json"
+        try Self.write("one", to: path)
+        let watch = try #require(FileWatch(path: path))
+        let presenter = MemoryPresenter(panelWidth: 4, panelHeight: 4)
+        let loop = try KioskLoop(presenter: presenter, input: nil, console: nil, notifier: nil)
+        var renders = 0
+        var changes = 0
+        let end = try loop.run(
+            seconds: 30, maximumFrames: 2, watch: watch, fileChanged: { changes += 1 },
+            render: { _, _ in
+                renders += 1
+                // While the first frame is drawn, someone replaces the file.
+                if renders == 1 { try? Self.write("two", to: path) }
+            },
+            isIdle: { _ in true })
+        #expect(end == .frameLimit && renders == 2 && changes == 1)
+    }
+}
