@@ -126,6 +126,14 @@ func announceOnScreen(_ status: String) {
     ServiceNotifier.current?.ready(status: status)
 }
 
+/// A watch on the file `swell run` or `show` holds, or nil with a warning when its folder cannot
+/// be watched (no inotify, or the user's inotify instances used up): it is then read only once.
+func followed(_ path: String) -> FileWatch? {
+    if let watch = FileWatch(path: path) { return watch }
+    kioskWarn("not following \(path) for changes (inotify: \(Errno.current.message)); restart to take up a new version")
+    return nil
+}
+
 /// Prints one line to standard output and flushes it at once (scripts and test harnesses wait for it).
 func printNow(_ line: String) {
     print(line)

@@ -72,7 +72,7 @@ private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
     var frames = 0
     let label = sceneName.split(separator: "/").last.map(String.init) ?? sceneName
     // A scene file is followed while running (a built-in name has no file).
-    let watch = builtInScene(named: sceneName) == nil ? FileWatch(path: sceneName) : nil
+    let watch = builtInScene(named: sceneName) == nil ? followed(sceneName) : nil
     let end: LoopEnd
     do {
         end = try loop.run(

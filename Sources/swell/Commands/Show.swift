@@ -74,7 +74,7 @@ private func runShow(_ arguments: ParsedArguments) throws -> Int32 {
         end = try loop.run(
             seconds: save != nil ? 0 : seconds,
             // The file is followed while shown: a menu or poster replaced (rsync, cp) goes up at once.
-            watch: save == nil ? FileWatch(path: path) : nil,
+            watch: save == nil ? followed(path) : nil,
             fileChanged: {
                 do {
                     picture = try loadPicture(path, covering: decodeLater ? covering : nil)
