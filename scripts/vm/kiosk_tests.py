@@ -93,6 +93,21 @@ CONNECTOR_DPMS = "/sys/class/drm/card0-Virtual-1/dpms"
 HOTPLUG_UEVENT = 'echo "change $(cat /proc/sys/kernel/random/uuid) HOTPLUG=1" >/sys/class/drm/card0/uevent'
 
 
+def wait_for_colour(vm, colours, seen, name, label):
+    """Takes screenshots until the whole screen is the colour `colours[name]` (True), for at most a
+    minute (TCG: scaling a picture to 1080p takes a second or two here). Each screenshot's colour
+    name, or "mixed", is appended to `seen`."""
+    give_up = time.monotonic() + 60
+    while time.monotonic() < give_up:
+        shot = vm.screendump(f"{label}-{len(seen)}")
+        pixels = shot.width * shot.height
+        seen.append(next((n for n, c in colours.items() if shot.rgb == bytes(c) * pixels), "mixed"))
+        if seen[-1] == name:
+            return True
+        time.sleep(0.3)
+    return False
+
+
 def runs(names):
     """Screenshots' names with repeats counted: 'a×4 mixed e×3'."""
     out = []
@@ -564,15 +579,7 @@ def suite_for(device, width, height, extra, stop_signal):
         seen = []
 
         def wait_for(name):
-            give_up = time.monotonic() + 60  # TCG: scaling a picture to 1080p takes a second or two here
-            while time.monotonic() < give_up:
-                shot = vm.screendump(f"{tag}-replaced-{len(seen)}")
-                pixels = shot.width * shot.height
-                seen.append(next((n for n, c in colours.items() if shot.rgb == bytes(c) * pixels), "mixed"))
-                if seen[-1] == name:
-                    return True
-                time.sleep(0.3)
-            return False
+            return wait_for_colour(vm, colours, seen, name, f"{tag}-replaced")
 
         steps = [("a", None),
                  ("e", "cat /data/slide-e.png >/tmp/one/slide-a.png"),
@@ -599,15 +606,7 @@ def suite_for(device, width, height, extra, stop_signal):
         seen = []
 
         def wait_for(name, label):
-            give_up = time.monotonic() + 60
-            while time.monotonic() < give_up:
-                shot = vm.screendump(f"{tag}-followed-{label}-{len(seen)}")
-                pixels = shot.width * shot.height
-                seen.append(next((n for n, c in colours.items() if shot.rgb == bytes(c) * pixels), "mixed"))
-                if seen[-1] == name:
-                    return True
-                time.sleep(0.3)
-            return False
+            return wait_for_colour(vm, colours, seen, name, f"{tag}-followed-{label}")
 
         vm.sh("cp /data/slide-a.png /tmp/menu.png")
         start(vm, "swell show /tmp/menu.png --scale fill --output drm", "/tmp/menu.log", "swell: showing")
