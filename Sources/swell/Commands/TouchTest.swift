@@ -40,19 +40,18 @@ let crosshairArm = 10
 
 /// A 1-pixel crosshair through the pixel containing (x, y): pixel-exact, so a screenshot shows
 /// exactly where the touch landed, whatever the antialiased ring looks like.
-func drawCrosshair(_ surface: PixelSurface, x: Double, y: Double) {
+func drawCrosshair(_ surface: PixelSurface, x: Double, y: Double, arm: Int = crosshairArm) {
     let px = Int(x.rounded(.down))
     let py = Int(y.rounded(.down))
-    let ink = Color(r: 0.8, g: 0.1, b: 0.1)
     clear(
-        surface, color: ink,
-        clip: ClipRect(x0: px - crosshairArm, y0: py, x1: px + crosshairArm + 1, y1: py + 1).intersection(
-            surface.bounds))
+        surface, color: crosshairInk,
+        clip: ClipRect(x0: px - arm, y0: py, x1: px + arm + 1, y1: py + 1).intersection(surface.bounds))
     clear(
-        surface, color: ink,
-        clip: ClipRect(x0: px, y0: py - crosshairArm, x1: px + 1, y1: py + crosshairArm + 1).intersection(
-            surface.bounds))
+        surface, color: crosshairInk,
+        clip: ClipRect(x0: px, y0: py - arm, x1: px + 1, y1: py + arm + 1).intersection(surface.bounds))
 }
+
+let crosshairInk = Color(r: 0.8, g: 0.1, b: 0.1)
 
 private func runTouchTest(_ arguments: ParsedArguments) throws -> Int32 {
     guard arguments.positional.isEmpty else {
@@ -160,19 +159,9 @@ private func calibrationTap(
 
 /// The cross `--calibrate` asks to be tapped: a ring and a crosshair, larger than a touch's marks.
 func drawCalibrationCross(_ surface: PixelSurface, x: Double, y: Double) {
-    let ink = Color(r: 0.8, g: 0.1, b: 0.1)
-    draw(
-        DrawCommand(.ring(Ring(centerX: x, centerY: y, radius: 24, width: 3)), color: ink), on: surface,
-        within: surface.bounds)
-    let px = Int(x.rounded(.down))
-    let py = Int(y.rounded(.down))
-    let arm = 40
-    clear(
-        surface, color: ink,
-        clip: ClipRect(x0: px - arm, y0: py, x1: px + arm + 1, y1: py + 1).intersection(surface.bounds))
-    clear(
-        surface, color: ink,
-        clip: ClipRect(x0: px, y0: py - arm, x1: px + 1, y1: py + arm + 1).intersection(surface.bounds))
+    let ring = Ring(centerX: x, centerY: y, radius: 24, width: 3)
+    draw(DrawCommand(.ring(ring), color: crosshairInk), on: surface, within: surface.bounds)
+    drawCrosshair(surface, x: x, y: y, arm: 40)
 }
 
 /// One decimal, as the touch lines print positions.
