@@ -7,8 +7,9 @@ SWELL_BUILD_PACKAGES=(pkg-config libpng-dev libdrm-dev libjpeg-dev)
 SWELL_BENCH_PACKAGES=(libcairo2-dev)
 # The virtual kiosk: QEMU, a kernel with its modules, busybox for the guest, cpio and kmod to
 # pack the initramfs, python3 for the QMP driver, a C compiler and libc headers for the tiny
-# static helper the guest runs (fbmode.c).
-SWELL_KIOSK_PACKAGES=(qemu-system-x86 linux-image-amd64 busybox-static cpio kmod python3 gcc libc6-dev)
+# static helpers the guest runs (fbmode.c, notify-listen.c), and systemd: the second guest boots
+# it as PID 1 to run the shipped unit file for real.
+SWELL_KIOSK_PACKAGES=(qemu-system-x86 linux-image-amd64 busybox-static cpio kmod python3 gcc libc6-dev systemd)
 
 # ensure_packages NAME... : installs those not yet installed (apt-get update first).
 ensure_packages() {

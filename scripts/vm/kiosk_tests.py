@@ -928,6 +928,117 @@ def suite_for(device, width, height, extra, stop_signal):
     vm.close()
 
 
+def systemd_suite():
+    """The shipped unit file, scripts/swell-kiosk.service, run by Debian's systemd as PID 1 (the
+    guest of initramfs-systemd.cpio, bochs-drm at 1920x1080), with a drop-in only for the binary's
+    path and a 3 s watchdog: its hardening (User=swell, DevicePolicy=closed, ProtectSystem=strict,
+    PrivateNetwork=yes, NoNewPrivileges=yes) must leave Swell its display, its uevents and its
+    files; Type=notify, the status line and the watchdog must work with the real service manager."""
+    tag = "systemd-vga-1920x1080"
+    if only and only not in f"{tag} systemd":
+        return
+    vm = KioskVM(boot_dir, os.path.join(work_dir, tag), "vga", 1920, 1080, initramfs="initramfs-systemd.cpio")
+    try:
+        timings.append((f"{tag} boot", vm.boot()))
+    except VMError as error:
+        report(f"{tag} boot", False, str(error))
+        vm.close()
+        return
+    colours = {name: host_render(os.path.join(boot_dir, f"slide-{name}.json"), f"slide-{name}").pixel(0, 0)
+               for name in "ac"}
+    seen = []
+
+    def scene(folder):
+        return ('{"scene": "slideshow", "parameters": {"folder": "' + folder + '", "interval": 60, '
+                '"transition": 0.2}}')
+
+    def unit(*properties):
+        """`systemctl show swell-kiosk` of `properties`, as a dict."""
+        _, lines = vm.sh("systemctl show swell-kiosk " + " ".join(f"-p {p}" for p in properties))
+        return dict(line.split("=", 1) for line in lines if "=" in line)
+
+    vm.sh("mkdir -p /var/lib/swell/a /var/lib/swell/c && cp /data/slide-a.png /var/lib/swell/a/ && "
+          f"cp /data/slide-c.png /var/lib/swell/c/ && echo '{scene('/var/lib/swell/a')}' >/var/lib/swell/scene.json")
+
+    def start_and_status():
+        """`systemctl start` returns once Swell said READY=1 (Type=notify); the unit's status line
+        is Swell's; the process runs as swell, without new privileges, in its own network
+        namespace, and still hears the display's hotplug uevents there."""
+        code, lines = vm.sh("systemctl --no-ask-password start swell-kiosk; echo rc=$?", timeout=90)
+        shown = unit("ActiveState", "SubState", "StatusText", "MainPID", "WatchdogUSec", "Type")
+        if "rc=0" not in lines or shown.get("ActiveState") != "active":
+            _, journal = vm.sh("journalctl -u swell-kiosk --no-pager | tail -5")
+            return False, f"start: {lines} {shown}; journal: " + " | ".join(journal)
+        if not shown["StatusText"].startswith("running scene.json on card0 Virtual-1 1920x1080"):
+            return False, f"status line {shown['StatusText']!r}"
+        pid = shown["MainPID"]
+        _, facts = vm.sh(f"grep -E '^(Uid|NoNewPrivs):' /proc/{pid}/status; "
+                         f"[ $(readlink /proc/{pid}/ns/net) != $(readlink /proc/1/ns/net) ] && echo own-netns")
+        uid = next((l.split()[1] for l in facts if l.startswith("Uid:")), None)
+        if uid != "999" or "NoNewPrivs:\t1" not in facts or "own-netns" not in facts:
+            return False, f"process {pid}: {facts}"
+        if not wait_for_colour(vm, colours, seen, "a", f"{tag}-start"):
+            return False, f"screens seen {runs(seen)}: never the slideshow's picture"
+        vm.sh(f"echo off >{CONNECTOR_STATUS} && {HOTPLUG_UEVENT}")
+        time.sleep(1.5)
+        unplugged = unit("StatusText")["StatusText"]
+        vm.sh(f"echo detect >{CONNECTOR_STATUS} && {HOTPLUG_UEVENT}")
+        time.sleep(1.5)
+        replugged = unit("StatusText")["StatusText"]
+        if "disconnected; still running" not in unplugged or "set again" not in replugged:
+            return False, f"hotplug under PrivateNetwork=yes: status {unplugged!r}, then {replugged!r}"
+        return True, (f"start → active (Type={shown['Type']}, WatchdogUSec={shown['WatchdogUSec']}); status "
+                      f"{shown['StatusText']!r}; pid {pid}: uid 999 (swell), NoNewPrivs 1, its own network "
+                      f"namespace; the slideshow on screen; unplugged → {unplugged!r}; back → {replugged!r}")
+
+    def watchdog():
+        """A frozen kiosk (SIGSTOP: its loop stops coming round) is killed by systemd's watchdog
+        and restarted: a new process, the picture back on screen."""
+        before = unit("MainPID", "NRestarts")
+        vm.sh("systemctl kill -s SIGSTOP swell-kiosk")
+        give_up = time.monotonic() + 60
+        now = before
+        while time.monotonic() < give_up:
+            time.sleep(1)
+            now = unit("MainPID", "NRestarts", "ActiveState", "StatusText")
+            if now["NRestarts"] != before["NRestarts"] and now["ActiveState"] == "active" and \
+                    now["StatusText"].startswith("running"):
+                break
+        else:
+            return False, f"no restart within 60 s of freezing: {before} → {now}"
+        _, journal = vm.sh("journalctl -u swell-kiosk --no-pager | grep -i watchdog | tail -1")
+        if not any("watchdog" in line.lower() for line in journal):
+            return False, "restarted, but the journal does not name the watchdog: " + " | ".join(journal)
+        if not wait_for_colour(vm, colours, seen, "a", f"{tag}-restarted"):
+            return False, f"after the restart, screens seen {runs(seen)}"
+        return True, (f"pid {before['MainPID']} frozen → {journal[-1].split(': ', 1)[-1]!r}; restarted as pid "
+                      f"{now['MainPID']} (NRestarts {now['NRestarts']}), the picture back on screen")
+
+    def followed_and_stop():
+        """A new scene file renamed over the old one is taken up by the running unit (no restart;
+        the status line says so), and `systemctl stop` ends it cleanly with the console back."""
+        before = unit("MainPID")["MainPID"]
+        vm.sh(f"echo '{scene('/var/lib/swell/c')}' >/var/lib/swell/.new && mv /var/lib/swell/.new /var/lib/swell/scene.json")
+        if not wait_for_colour(vm, colours, seen, "c", f"{tag}-followed"):
+            return False, f"screens seen {runs(seen)}: the new scene never showed"
+        shown = unit("MainPID", "StatusText")
+        if shown["MainPID"] != before or "changed: running the new scene" not in shown["StatusText"]:
+            return False, f"pid {before} → {shown['MainPID']}, status {shown['StatusText']!r}"
+        code, lines = vm.sh("systemctl --no-ask-password stop swell-kiosk; echo rc=$?")
+        stopped = unit("ActiveState", "Result", "ExecMainStatus")
+        _, crtc, fb, mode = crtc_state(vm)
+        if "rc=0" not in lines or stopped != {"ActiveState": "inactive", "Result": "success", "ExecMainStatus": "0"} \
+                or not fb:
+            return False, f"stop: {lines} {stopped}; CRTC {crtc} fb {fb}"
+        return True, (f"status {shown['StatusText']!r} (same pid {before}), the new scene on screen; stop → "
+                      f"{stopped}; the CRTC back on the console's framebuffer {fb} ({mode})")
+
+    run_case(f"{tag} systemd: the shipped unit starts, reports and is sandboxed", start_and_status)
+    run_case(f"{tag} systemd: the watchdog restarts a frozen kiosk", watchdog)
+    run_case(f"{tag} systemd: a scene file followed, then stop", followed_and_stop)
+    vm.close()
+
+
 # (device, size, extra cases, the signal that stops the DRM show: each stop path once, and a crash).
 configs = [
     ("vga", 1920, 1080, [("fbdev-pacing", None), ("png", None), ("scenes", None)], "TERM"),
@@ -938,6 +1049,7 @@ configs = [
 suite_started = time.monotonic()
 for device, width, height, extra, stop_signal in configs:
     suite_for(device, width, height, extra, stop_signal)
+systemd_suite()
 for name, seconds in timings:
     if name.endswith("boot"):
         print(f"  time {name}: {seconds:.1f} s (QEMU start to the guest shell)")

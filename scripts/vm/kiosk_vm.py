@@ -1,4 +1,4 @@
-"""A virtual kiosk: boots the Debian kernel with scripts/vm/init in QEMU (TCG) and drives it.
+"""A virtual kiosk: boots the Debian kernel with scripts/vm/init (or systemd) in QEMU (TCG) and drives it.
 
 The guest serves a shell on its serial port (QEMU's stdio); QMP (a unix socket) takes screenshots
 and sends tablet input. Python standard library only.
@@ -26,7 +26,8 @@ class VMError(Exception):
 class KioskVM:
     """One QEMU guest. `device` is "vga" (-device VGA: bochs-drm) or "virtio" (virtio-gpu-pci)."""
 
-    def __init__(self, boot_dir, work_dir, device, width, height, log_path=None, memory_mb=768):
+    def __init__(self, boot_dir, work_dir, device, width, height, log_path=None, memory_mb=768,
+                 initramfs="initramfs.cpio"):
         self.device = device
         self.width = width
         self.height = height
@@ -42,8 +43,9 @@ class KioskVM:
         command = [
             "qemu-system-x86_64", "-accel", "tcg", "-m", str(memory_mb), "-nodefaults", "-no-reboot",
             "-kernel", os.path.join(boot_dir, "vmlinux"),
-            "-initrd", os.path.join(boot_dir, "initramfs.cpio"),
-            "-append", "console=ttyS0 quiet loglevel=1 panic=-1",
+            "-initrd", os.path.join(boot_dir, initramfs),
+            # systemd.show_status=0: the systemd guest's PID 1 keeps its boot messages off the serial shell.
+            "-append", "console=ttyS0 quiet loglevel=1 panic=-1 systemd.show_status=0",
             "-display", "none", "-serial", "stdio", "-monitor", "none",
             "-qmp", f"unix:{self.qmp_path},server=on,wait=off",
             "-device", display, "-device", "virtio-tablet-pci",
