@@ -991,6 +991,27 @@ def systemd_suite():
                       f"{shown['StatusText']!r}; pid {pid}: uid 999 (swell), NoNewPrivs 1, its own network "
                       f"namespace; the slideshow on screen; unplugged → {unplugged!r}; back → {replugged!r}")
 
+    def night_hours():
+        """The shipped night-hours units: both timers enable and are scheduled; the "off" service
+        powers the display down through the running kiosk (SIGUSR1), the "on" service up again."""
+        code, lines = vm.sh("systemctl --no-ask-password enable --now swell-screen-off.timer swell-screen-on.timer"
+                            "; echo rc=$?")
+        _, next_lines = vm.sh("systemctl show -p NextElapseUSecRealtime swell-screen-off.timer swell-screen-on.timer")
+        scheduled = [l.split("=", 1)[1] for l in next_lines if l.startswith("NextElapseUSecRealtime=")]
+        if "rc=0" not in lines or len(scheduled) != 2 or not all(scheduled):
+            return False, f"enable: {lines}; next elapses {scheduled}"
+        states = []
+        for service in ("swell-screen-off", "swell-screen-on"):
+            vm.sh(f"systemctl --no-ask-password start {service}.service")
+            time.sleep(1)
+            _, dpms = vm.sh(f"cat {CONNECTOR_DPMS}")
+            states.append((dpms[0] if dpms else "?", unit("StatusText")["StatusText"]))
+        if [state for state, _ in states] != ["Off", "On"]:
+            return False, f"dpms after off, on: {states}"
+        return True, (f"both timers enabled, next at {scheduled[0]} and {scheduled[1]}; swell-screen-off.service → "
+                      f"dpms {states[0][0]}, status {states[0][1]!r}; swell-screen-on.service → dpms {states[1][0]}, "
+                      f"status {states[1][1]!r}")
+
     def watchdog():
         """A frozen kiosk (SIGSTOP: its loop stops coming round) is killed by systemd's watchdog
         and restarted: a new process, the picture back on screen."""
@@ -1034,6 +1055,7 @@ def systemd_suite():
                       f"{stopped}; the CRTC back on the console's framebuffer {fb} ({mode})")
 
     run_case(f"{tag} systemd: the shipped unit starts, reports and is sandboxed", start_and_status)
+    run_case(f"{tag} systemd: night-hours timers turn the display off and on", night_hours)
     run_case(f"{tag} systemd: the watchdog restarts a frozen kiosk", watchdog)
     run_case(f"{tag} systemd: a scene file followed, then stop", followed_and_stop)
     vm.close()
