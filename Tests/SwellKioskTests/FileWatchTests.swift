@@ -39,6 +39,29 @@ import Testing
         #expect(watch.drainChanged())
     }
 
+    /// Day parts: scene.json links to a file in another folder; editing that file counts, and
+    /// after the link is swapped the new file is followed and the old one no longer.
+    @Test func aLinkedFileIsFollowedWhereItLivesAndAcrossSwaps() throws {
+        let folder = try Self.folder()
+        let scenes = try Self.folder()
+        try Self.write("breakfast", to: scenes + "/breakfast.json")
+        try Self.write("lunch", to: scenes + "/lunch.json")
+        let path = folder + "/scene.json"
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: scenes + "/breakfast.json")
+        let watch = try #require(FileWatch(path: path))
+        try Self.write("breakfast, new prices", to: scenes + "/breakfast.json")
+        #expect(watch.drainChanged(), "the linked file edited in place")
+        try Self.write("lunch, new prices", to: scenes + "/lunch.json")
+        #expect(!watch.drainChanged(), "a file the link does not name")
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: scenes + "/lunch.json")
+        #expect(watch.drainChanged(), "the link swapped")
+        try Self.write("breakfast again", to: scenes + "/breakfast.json")
+        #expect(!watch.drainChanged(), "the old target no longer")
+        try Self.write("lunch, later", to: scenes + "/lunch.json")
+        #expect(watch.drainChanged(), "the new target")
+    }
+
     @Test func aFileCreatedEmptyCountsOnceItIsClosed() throws {
         let folder = try Self.folder()
         let path = folder + "/menu.png"
