@@ -608,6 +608,14 @@ def suite_for(device, width, height, extra, stop_signal):
         def wait_for(name, label):
             return wait_for_colour(vm, colours, seen, name, f"{tag}-followed-{label}")
 
+        def change(command, said, log):
+            """Runs `command` in the guest and waits for `said` in the program's log, which is then
+            emptied (the next change waits for its own line): the line that said it, or None."""
+            vm.sh(command)
+            code, lines = vm.sh(f"waitfor {log} '{said}' 100; r=$?; cat {log}; (exit $r)")
+            vm.sh(f": >{log}")
+            return next((line for line in lines if said in line), None) if code == 0 else None
+
         vm.sh("cp /data/slide-a.png /tmp/menu.png")
         start(vm, "swell show /tmp/menu.png --scale fill --output drm", "/tmp/menu.log", "swell: showing")
         steps = [("a", None, None),
@@ -615,13 +623,9 @@ def suite_for(device, width, height, extra, stop_signal):
                  ("e", "head -c 200 /data/slide-c.png >/tmp/menu.png", "cannot be shown"),
                  ("c", "cp /data/slide-c.png /tmp/.menu && mv /tmp/.menu /tmp/menu.png", "showing the new picture")]
         for name, command, said in steps:
-            if command:
-                vm.sh(command)
-                code, lines = vm.sh(f"waitfor /tmp/menu.log '{said}' 100; r=$?; cat /tmp/menu.log; (exit $r)")
-                if code != 0:
-                    stop(vm, "/tmp/menu.log")
-                    return False, f"no '{said}' after '{command}': " + " | ".join(lines[-3:])
-                vm.sh(": >/tmp/menu.log")  # the next step waits for its own line
+            if command and change(command, said, "/tmp/menu.log") is None:
+                stop(vm, "/tmp/menu.log")
+                return False, f"show: no '{said}' after '{command}'"
             if not wait_for(name, "show"):
                 stop(vm, "/tmp/menu.log")
                 return False, f"show: screens seen {runs(seen)}; never {name} after '{command}'"
@@ -641,13 +645,14 @@ def suite_for(device, width, height, extra, stop_signal):
                  ("c", "echo '{\"scene\": \"slideshow\", \"parameters\": {\"folder\": 7}}' >/tmp/scene.json",
                   "was not loaded"),
                  ("c", "ln -sf /tmp/c.json /tmp/scene.json", "running the new scene")]
+        broken = None
         for index, (name, command, said) in enumerate(steps):
             if command:
-                vm.sh(command)
-                code, lines = vm.sh(f"waitfor /tmp/scene.log '{said}' 100; r=$?; cat /tmp/scene.log; (exit $r)")
-                if code != 0:
+                line = change(command, said, "/tmp/scene.log")
+                if line is None:
                     stop(vm, "/tmp/scene.log")
-                    return False, f"no '{said}' after '{command}': " + " | ".join(lines[-3:])
+                    return False, f"run: no '{said}' after '{command}'"
+                broken = broken or line
             # The broken scene file must leave the first scene on screen.
             expected = "a" if index < 2 else name
             if not wait_for(expected, "run"):
@@ -656,7 +661,6 @@ def suite_for(device, width, height, extra, stop_signal):
         exit_status, lines = stop(vm, "/tmp/scene.log")
         if exit_status != 0:
             return False, f"run: exit status {exit_status}: " + " | ".join(lines[-4:])
-        broken = next(l for l in lines if "was not loaded" in l)
         return True, (f"show: {shown} (a; rewritten in place → e; half-written → e stays; renamed over → c); "
                       f"run: {runs(seen)} (slideshow of a; a broken scene file → a stays: '{broken}'; "
                       "a symlink to another scene → c); exit 0 both")
