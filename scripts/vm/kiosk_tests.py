@@ -616,22 +616,37 @@ def suite_for(device, width, height, extra, stop_signal):
             vm.sh(f": >{log}")
             return next((line for line in lines if said in line), None) if code == 0 else None
 
+        def follow(label, command_line, ready, log, steps):
+            """Starts `command_line`, then for each (screen, command, said): runs the command, waits
+            for `said` and for the whole screen to be that picture's colour; stops it (exit 0).
+            Returns (failure or None, the lines that said so)."""
+            start(vm, command_line, log, ready)
+            said_lines = []
+            for screen, command, said in steps:
+                if command:
+                    line = change(command, said, log)
+                    if line is None:
+                        stop(vm, log)
+                        return f"{label}: no '{said}' after '{command}'", said_lines
+                    said_lines.append(line)
+                if not wait_for(screen, label):
+                    stop(vm, log)
+                    return f"{label}: screens seen {runs(seen)}; never {screen} after '{command}'", said_lines
+            exit_status, lines = stop(vm, log)
+            if exit_status != 0:
+                return f"{label}: exit status {exit_status}: " + " | ".join(lines[-4:]), said_lines
+            return None, said_lines
+
         vm.sh("cp /data/slide-a.png /tmp/menu.png")
-        start(vm, "swell show /tmp/menu.png --scale fill --output drm", "/tmp/menu.log", "swell: showing")
-        steps = [("a", None, None),
-                 ("e", "cat /data/slide-e.png >/tmp/menu.png", "showing the new picture"),
-                 ("e", "head -c 200 /data/slide-c.png >/tmp/menu.png", "cannot be shown"),
-                 ("c", "cp /data/slide-c.png /tmp/.menu && mv /tmp/.menu /tmp/menu.png", "showing the new picture")]
-        for name, command, said in steps:
-            if command and change(command, said, "/tmp/menu.log") is None:
-                stop(vm, "/tmp/menu.log")
-                return False, f"show: no '{said}' after '{command}'"
-            if not wait_for(name, "show"):
-                stop(vm, "/tmp/menu.log")
-                return False, f"show: screens seen {runs(seen)}; never {name} after '{command}'"
-        exit_status, lines = stop(vm, "/tmp/menu.log")
-        if exit_status != 0:
-            return False, f"show: exit status {exit_status}: " + " | ".join(lines[-4:])
+        failure, _ = follow("show", "swell show /tmp/menu.png --scale fill --output drm", "swell: showing",
+                            "/tmp/menu.log",
+                            [("a", None, None),
+                             ("e", "cat /data/slide-e.png >/tmp/menu.png", "showing the new picture"),
+                             ("e", "head -c 200 /data/slide-c.png >/tmp/menu.png", "cannot be shown"),
+                             ("c", "cp /data/slide-c.png /tmp/.menu && mv /tmp/.menu /tmp/menu.png",
+                              "showing the new picture")])
+        if failure:
+            return False, failure
         shown = runs(seen)
         seen.clear()
 
@@ -640,29 +655,16 @@ def suite_for(device, width, height, extra, stop_signal):
                     '"transition": 0.2}}')
         vm.sh("mkdir -p /tmp/sa /tmp/sc && cp /data/slide-a.png /tmp/sa/ && cp /data/slide-c.png /tmp/sc/ && "
               f"echo '{slideshow('/tmp/sa')}' >/tmp/scene.json && echo '{slideshow('/tmp/sc')}' >/tmp/c.json")
-        start(vm, "swell run /tmp/scene.json --output drm", "/tmp/scene.log", "swell: running")
-        steps = [("a", None, None),
-                 ("c", "echo '{\"scene\": \"slideshow\", \"parameters\": {\"folder\": 7}}' >/tmp/scene.json",
-                  "was not loaded"),
-                 ("c", "ln -sf /tmp/c.json /tmp/scene.json", "running the new scene")]
-        broken = None
-        for index, (name, command, said) in enumerate(steps):
-            if command:
-                line = change(command, said, "/tmp/scene.log")
-                if line is None:
-                    stop(vm, "/tmp/scene.log")
-                    return False, f"run: no '{said}' after '{command}'"
-                broken = broken or line
-            # The broken scene file must leave the first scene on screen.
-            expected = "a" if index < 2 else name
-            if not wait_for(expected, "run"):
-                stop(vm, "/tmp/scene.log")
-                return False, f"run: screens seen {runs(seen)}; never {expected} after '{command}'"
-        exit_status, lines = stop(vm, "/tmp/scene.log")
-        if exit_status != 0:
-            return False, f"run: exit status {exit_status}: " + " | ".join(lines[-4:])
+        # A broken scene file must leave the first scene on screen.
+        failure, said = follow("run", "swell run /tmp/scene.json --output drm", "swell: running", "/tmp/scene.log",
+                               [("a", None, None),
+                                ("a", "echo '{\"scene\": \"slideshow\", \"parameters\": {\"folder\": 7}}' "
+                                      ">/tmp/scene.json", "was not loaded"),
+                                ("c", "ln -sf /tmp/c.json /tmp/scene.json", "running the new scene")])
+        if failure:
+            return False, failure
         return True, (f"show: {shown} (a; rewritten in place → e; half-written → e stays; renamed over → c); "
-                      f"run: {runs(seen)} (slideshow of a; a broken scene file → a stays: '{broken}'; "
+                      f"run: {runs(seen)} (slideshow of a; a broken scene file → a stays: '{said[0]}'; "
                       "a symlink to another scene → c); exit 0 both")
 
     def display_hotplug():
