@@ -60,6 +60,13 @@ import Testing
         #expect(!watch.drainChanged(), "the old target no longer")
         try Self.write("lunch, later", to: scenes + "/lunch.json")
         #expect(watch.drainChanged(), "the new target")
+        // The target written anew from empty counts once it is closed, as the path itself does.
+        try FileManager.default.removeItem(atPath: scenes + "/lunch.json")
+        let fd = open(scenes + "/lunch.json", O_CREAT | O_WRONLY, 0o644)
+        #expect(fd >= 0)
+        #expect(!watch.drainChanged(), "the target created, still empty")
+        close(fd)
+        #expect(watch.drainChanged(), "the target closed after writing")
     }
 
     @Test func aFileCreatedEmptyCountsOnceItIsClosed() throws {

@@ -14,9 +14,10 @@ public final class FileWatch {
     public let fd: FileDescriptor
     /// The file as given.
     public let path: String
-    /// The watched (folder watch, name) pairs: the path's own, and its link target's when it is a
-    /// symbolic link (the same watch when both are in one folder: inotify keeps one per folder).
-    private var entries: [(watch: Int32, name: [UInt8])] = []
+    /// The watched files: the path's own, and its link target's when it is a symbolic link, each
+    /// with its folder's watch (the same watch when both are in one folder: inotify keeps one per
+    /// folder) and its name there.
+    private var entries: [(watch: Int32, name: [UInt8], file: String)] = []
     private let buffer: UnsafeMutableRawPointer
     /// Room for many events at once (each is 16 bytes and the NUL-padded name).
     private static let capacity = 16 * 1024
@@ -56,8 +57,8 @@ public final class FileWatch {
                 let eventName = UnsafeRawBufferPointer(start: buffer + offset + 16, count: length)
                 if mask & UInt32(IN_Q_OVERFLOW) != 0 {
                     changed = true  // events were lost; any of them may have been ours
-                } else if entries.contains(where: { $0.watch == watch && Self.names(eventName, $0.name) }),
-                    isChange(mask)
+                } else if let entry = entries.first(where: { $0.watch == watch && Self.names(eventName, $0.name) }),
+                    Self.isChange(mask, of: entry.file)
                 {
                     changed = true
                 }
@@ -69,22 +70,23 @@ public final class FileWatch {
         return changed
     }
 
-    /// A created entry counts only when it is a symbolic link (complete when it appears); a
-    /// created regular file is still empty, and counts when it is closed after writing.
-    private func isChange(_ mask: UInt32) -> Bool {
+    /// Whether an event on `file` gave it new content. A created entry counts only when it is a
+    /// symbolic link (complete when it appears); a created regular file is still empty, and
+    /// counts when it is closed after writing.
+    private static func isChange(_ mask: UInt32, of file: String) -> Bool {
         guard mask & UInt32(IN_CREATE) != 0 else { return true }
         var info = stat()
-        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+        return lstat(file, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
     }
 
-    /// Watches the folder of `file`; its (watch, name), or nil.
-    private func watchFolder(of file: String) -> (watch: Int32, name: [UInt8])? {
+    /// Watches the folder of `file`; its entry, or nil.
+    private func watchFolder(of file: String) -> (watch: Int32, name: [UInt8], file: String)? {
         let slash = file.lastIndex(of: "/")
         let folder = slash.map { $0 == file.startIndex ? "/" : String(file[..<$0]) } ?? "."
         let name = Array((slash.map { String(file[file.index(after: $0)...]) } ?? file).utf8)
         guard !name.isEmpty else { return nil }
         let watch = inotify_add_watch(fd.rawValue, folder, Self.mask)
-        return watch >= 0 ? (watch, name) : nil
+        return watch >= 0 ? (watch, name, file) : nil
     }
 
     /// Replaces the link target's entry with the file `path` resolves to now (none when it is not
