@@ -20,15 +20,16 @@ public struct TouchEvent: Equatable, Sendable, CustomStringConvertible {
 
     /// "touch began id=0 x=480.0 y=270.0" (the line `swell touch-test` prints).
     public var description: String {
-        "touch \(phase.rawValue) id=\(id) x=\(formatted(x)) y=\(formatted(y))"
+        "touch \(phase.rawValue) id=\(id) x=\(formatTenths(x)) y=\(formatTenths(y))"
     }
+}
 
-    private func formatted(_ value: Double) -> String {
-        let tenths = (value * 10).rounded()
-        let sign = tenths < 0 ? "-" : ""
-        let magnitude = Int(abs(tenths))
-        return "\(sign)\(magnitude / 10).\(magnitude % 10)"
-    }
+/// A position or distance in pixels with one decimal, "480.0", "-3.5" (touch lines, calibration).
+public func formatTenths(_ value: Double) -> String {
+    let tenths = (value * 10).rounded()
+    let sign = tenths < 0 ? "-" : ""
+    let magnitude = Int(abs(tenths))
+    return "\(sign)\(magnitude / 10).\(magnitude % 10)"
 }
 
 /// Maps device coordinates to picture coordinates: an axis range onto the panel, then the rotation.

@@ -101,8 +101,8 @@ private func runTouchTest(_ arguments: ParsedArguments) throws -> Int32 {
             },
             handle: { event in
                 printNow(event.description)
-                if event.phase == .began, session?.nextTarget != nil, let mapping = input?.mapping {
-                    calibrationTap(event, &session, input: input, mapping: mapping)
+                if event.phase == .began, session?.nextTarget != nil, let input {
+                    calibrationTap(event, &session, input: input)
                     return
                 }
                 if event.phase == .began {
@@ -132,9 +132,10 @@ private func runTouchTest(_ arguments: ParsedArguments) throws -> Int32 {
 /// A tap during `--calibrate`: recorded against its cross; after the last one the matrix is
 /// printed and applied to the input from then on.
 private func calibrationTap(
-    _ event: SwellKiosk.TouchEvent, _ session: inout CalibrationSession?, input: InputMonitor?, mapping: ScreenMapping
+    _ event: SwellKiosk.TouchEvent, _ session: inout CalibrationSession?, input: InputMonitor
 ) {
     guard var current = session else { return }
+    let mapping = input.mapping
     switch current.record(x: event.x, y: event.y, mapping: mapping) {
     case .next:
         printNow("swell: " + current.prompt)
@@ -152,7 +153,7 @@ private func calibrationTap(
                     + "if the rings below miss the finger, run --calibrate again")
         }
         printNow("swell: taps now use it: each ring should be under the finger")
-        input?.mapping.calibration = fit
+        input.mapping.calibration = fit
     }
     session = current
 }
@@ -162,10 +163,4 @@ func drawCalibrationCross(_ surface: PixelSurface, x: Double, y: Double) {
     let ring = Ring(centerX: x, centerY: y, radius: 24, width: 3)
     draw(DrawCommand(.ring(ring), color: crosshairInk), on: surface, within: surface.bounds)
     drawCrosshair(surface, x: x, y: y, arm: 40)
-}
-
-/// One decimal, as the touch lines print positions.
-private func formatTenths(_ value: Double) -> String {
-    let tenths = Int((value * 10).rounded())
-    return "\(tenths / 10).\(tenths % 10)"
 }
