@@ -87,8 +87,9 @@ private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
                     nextScripted = script.count
                     kioskWarn("\(sceneName) changed: running the new scene")
                 } catch {
-                    let reason = (error as? CommandFailure)?.message ?? "\(error)"
-                    kioskWarn("\(sceneName) changed but was not loaded (the previous scene goes on): \(reason)")
+                    kioskWarn(
+                        "\(sceneName) changed but was not loaded (the previous scene goes on): "
+                            + CommandFailure.message(of: error))
                 }
             },
             render: { _, surface in

@@ -81,8 +81,9 @@ private func runShow(_ arguments: ParsedArguments) throws -> Int32 {
                     shownFor = (0, 0)
                     kioskWarn("\(path) changed: showing the new picture")
                 } catch {
-                    let reason = (error as? CommandFailure)?.message ?? "\(error)"
-                    kioskWarn("\(path) changed but cannot be shown (the previous picture stays): \(reason)")
+                    kioskWarn(
+                        "\(path) changed but cannot be shown (the previous picture stays): "
+                            + CommandFailure.message(of: error))
                 }
             },
             render: { time, surface in

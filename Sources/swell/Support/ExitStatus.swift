@@ -30,4 +30,9 @@ struct CommandFailure: Error {
         self.status = status
         self.message = message
     }
+
+    /// What to tell the user about `error`: a CommandFailure's message, else the error itself.
+    static func message(of error: any Error) -> String {
+        (error as? CommandFailure)?.message ?? "\(error)"
+    }
 }
