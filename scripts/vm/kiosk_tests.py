@@ -119,6 +119,30 @@ def runs(names):
     return " ".join(f"{n}×{c}" if c > 1 else n for n, c in out)
 
 
+def slide_colours(names):
+    """The colour of each one-colour slide picture (slide-a.png …), from the host's render of its list."""
+    return {name: host_render(os.path.join(boot_dir, f"slide-{name}.json"), f"slide-{name}").pixel(0, 0)
+            for name in names}
+
+
+def slideshow_scene(folder, interval, transition):
+    """A scene file's text: the slideshow of `folder`."""
+    return (f'{{"scene": "slideshow", "parameters": {{"folder": "{folder}", "interval": {interval}, '
+            f'"transition": {transition}}}}}')
+
+
+def boot_guest(tag, device, width, height, initramfs="initramfs.cpio"):
+    """A booted virtual kiosk, its boot time recorded; None (the failure reported) if it did not boot."""
+    vm = KioskVM(boot_dir, os.path.join(work_dir, tag), device, width, height, initramfs=initramfs)
+    try:
+        timings.append((f"{tag} boot", vm.boot()))
+    except VMError as error:
+        report(f"{tag} boot", False, str(error))
+        vm.close()
+        return None
+    return vm
+
+
 def run_case(name, body):
     if only and only not in name:
         return
@@ -138,14 +162,9 @@ def suite_for(device, width, height, extra, stop_signal):
                                                                "run", "bench", "slideshow", "picture replaced", "display", "screen",
                                                                "systemd", "calibrate", "followed"]):
         return
-    vm = KioskVM(boot_dir, os.path.join(work_dir, tag), device, width, height)
-    try:
-        boot = vm.boot()
-    except VMError as error:
-        report(f"{tag} boot", False, str(error))
-        vm.close()
+    vm = boot_guest(tag, device, width, height)
+    if vm is None:
         return
-    timings.append((f"{tag} boot", boot))
     driver = {"vga": "bochs-drm", "virtio": "virtio_gpu"}[device]
     expected_show = centred(waves, width, height)
     state = {}
@@ -521,9 +540,8 @@ def suite_for(device, width, height, extra, stop_signal):
         each decoded when it is next (on the slideshow's background queue); the truncated one is
         reported and skipped; a picture copied into the folder while it runs is shown after the
         one before it in name order; SIGTERM ends it cleanly."""
-        colours = {name: host_render(os.path.join(boot_dir, f"slide-{name}.json"), f"slide-{name}").pixel(0, 0)
-                   for name in "abcd"}
-        scene = '{"scene": "slideshow", "parameters": {"folder": "/tmp/slides", "interval": 2, "transition": 0.3}}'
+        colours = slide_colours("abcd")
+        scene = slideshow_scene("/tmp/slides", interval=2, transition=0.3)
         vm.sh("mkdir -p /tmp/slides /tmp/later && cp /data/slide-[abc].png /tmp/slides/ && "
               f"cp /data/slide-d.png /tmp/later/ && echo '{scene}' >/tmp/show.json")
         lines = start(vm, "swell run /tmp/show.json --output drm", "/tmp/show.log", "swell: running")
@@ -571,9 +589,8 @@ def suite_for(device, width, height, extra, stop_signal):
         """A one-picture slideshow through DRM whose picture is rewritten in place (`cat >`: the
         same inode, a new modification time) and then replaced as rsync does (a new inode): each
         new version is revealed at the next tick, though the old one's frame was held all along."""
-        colours = {name: host_render(os.path.join(boot_dir, f"slide-{name}.json"), f"slide-{name}").pixel(0, 0)
-                   for name in "ace"}
-        scene = '{"scene": "slideshow", "parameters": {"folder": "/tmp/one", "interval": 1, "transition": 0.3}}'
+        colours = slide_colours("ace")
+        scene = slideshow_scene("/tmp/one", interval=1, transition=0.3)
         vm.sh(f"mkdir -p /tmp/one && cp /data/slide-a.png /tmp/one/ && echo '{scene}' >/tmp/one.json")
         lines = start(vm, "swell run /tmp/one.json --output drm", "/tmp/one.log", "swell: running")
         seen = []
@@ -601,8 +618,7 @@ def suite_for(device, width, height, extra, stop_signal):
         (rsync's way) on screen at once; a half-written one is reported and the old picture stays.
         `swell run scene.json` takes up a scene file replaced while it runs, keeps the old scene
         for a broken one, and follows a symbolic link swapped in (`ln -sf`)."""
-        colours = {name: host_render(os.path.join(boot_dir, f"slide-{name}.json"), f"slide-{name}").pixel(0, 0)
-                   for name in "ace"}
+        colours = slide_colours("ace")
         seen = []
 
         def wait_for(name, label):
@@ -651,8 +667,7 @@ def suite_for(device, width, height, extra, stop_signal):
         seen.clear()
 
         def slideshow(folder):
-            return ('{"scene": "slideshow", "parameters": {"folder": "' + folder + '", "interval": 60, '
-                    '"transition": 0.2}}')
+            return slideshow_scene(folder, interval=60, transition=0.2)
         vm.sh("mkdir -p /tmp/sa /tmp/sc && cp /data/slide-a.png /tmp/sa/ && cp /data/slide-c.png /tmp/sc/ && "
               f"echo '{slideshow('/tmp/sa')}' >/tmp/scene.json && echo '{slideshow('/tmp/sc')}' >/tmp/c.json")
         # A broken scene file must leave the first scene on screen.
@@ -943,20 +958,14 @@ def systemd_suite():
     tag = "systemd-vga-1920x1080"
     if only and only not in f"{tag} systemd":
         return
-    vm = KioskVM(boot_dir, os.path.join(work_dir, tag), "vga", 1920, 1080, initramfs="initramfs-systemd.cpio")
-    try:
-        timings.append((f"{tag} boot", vm.boot()))
-    except VMError as error:
-        report(f"{tag} boot", False, str(error))
-        vm.close()
+    vm = boot_guest(tag, "vga", 1920, 1080, initramfs="initramfs-systemd.cpio")
+    if vm is None:
         return
-    colours = {name: host_render(os.path.join(boot_dir, f"slide-{name}.json"), f"slide-{name}").pixel(0, 0)
-               for name in "ac"}
+    colours = slide_colours("ac")
     seen = []
 
     def scene(folder):
-        return ('{"scene": "slideshow", "parameters": {"folder": "' + folder + '", "interval": 60, '
-                '"transition": 0.2}}')
+        return slideshow_scene(folder, interval=60, transition=0.2)
 
     def unit(*properties):
         """`systemctl show swell-kiosk` of `properties`, as a dict."""
