@@ -118,10 +118,16 @@ public func fillWave(_ surface: PixelSurface, _ shape: Wave, _ source: SourceCol
 }
 
 /// The rows of the fill where the curve lies, group by group.
+///
+/// With `virtualColors` (absolute rows; `UniformRows`), rows that are still virtual are not read
+/// and not expected to be written: every pixel of `columns` in `rows` is written, the uncovered
+/// ones with the row's colour, so the caller can count the rows as written afterwards. The
+/// frame renderer used to write such rows out first and then blend them: waves.json spent
+/// ~6 % of its frame doing so.
 @inlinable
 func fillWaveBand(
     _ surface: PixelSurface, _ shape: Wave, amplitude: Double, _ source: SourceColor, columns: Range<Int>,
-    rows: Range<Int>, origin: Int
+    rows: Range<Int>, origin: Int, virtualColors: UnsafePointer<UInt32>? = nil
 ) {
     let angular = 2 * Double.pi / shape.wavelength
     let k = WaveSampler.subColumns(curvatureBound: abs(amplitude) * angular * angular, tolerance: 0.1)
@@ -162,15 +168,22 @@ func fillWaveBand(
                     // Rows (relative to origin) [top, full) are partial; [full, endRow) are covered.
                     let top = clampedRow(bounds.low.rounded(.down), low: firstRow, high: endRow)
                     let full = max(top, clampedRow(bounds.high.rounded(.up), low: firstRow, high: endRow))
+                    if let virtualColors {
+                        for y in firstRow..<top {
+                            WaveBlender.materialiseLanes(
+                                surface.row(origin + y), lanes: lanes, under: virtualColors[origin + y])
+                        }
+                    }
                     for y in top..<full {
                         let coverage = coverageBelowChords(
                             rowBottom: Float(y + 1), starts: starts, slopes: slopes, subColumns: k)
                         blender.coverageLanes(
-                            surface.row(origin + y), group: groupX, lanes: lanes, coverage: laneClamp01(coverage))
+                            surface.row(origin + y), group: groupX, lanes: lanes, coverage: laneClamp01(coverage),
+                            under: virtualColors?[origin + y] ?? UniformRows.written)
                     }
                     blender.fullColumns(
                         surface, rows: (origin + full)..<(origin + endRow), from: lanes.lowerBound,
-                        to: lanes.upperBound)
+                        to: lanes.upperBound, virtualColors: virtualColors)
                     groupX += laneCount
                 }
                 chunkStart = chunkEnd

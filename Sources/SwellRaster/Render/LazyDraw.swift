@@ -1,7 +1,8 @@
 /// Draws one command of a band whose rows may still be virtual (`UniformRows`).
 ///
 /// A wave fill spanning the full width keeps its fully covered rows virtual (one blended
-/// colour per still-virtual row) and writes only the rows where its curve lies; every other
+/// colour per still-virtual row) and writes only the rows where its curve lies, reading the
+/// virtual ones' colour instead of their pixels (waves.json, 1080p, one thread: 0.94–0.97 → X ms); every other
 /// command first writes the virtual rows it can touch (its row extent within the clip), then
 /// draws as `draw(_:on:within:)` does.
 @inlinable
@@ -15,8 +16,9 @@ func draw(
     if case .waveFill(let wave) = command.shape, clip.x0 == 0, clip.x1 == surface.width {
         let source = SourceColor(command.color)
         guard let fill = WaveFillRows(wave, source, surface: surface, clip: clip) else { return }
-        rows.materialise(fill.curveRows)
-        fill.drawCurve(surface, wave, source)
+        // The fill writes every pixel of its curve rows, blending virtual rows from their colour.
+        fill.drawCurve(surface, wave, source, virtualColors: rows.colors)
+        rows.markWritten(fill.curveRows)
         rows.blendFullRows(fill.fullRows, with: WaveBlender(source))
         return
     }

@@ -49,6 +49,12 @@ struct UniformRows: @unchecked Sendable {
         }
     }
 
+    /// Records that `rows` were written by a kernel that wrote all their pixels itself.
+    @inlinable
+    func markWritten(_ rows: Range<Int>) {
+        (colors + rows.lowerBound).update(repeating: Self.written, count: rows.count)
+    }
+
     /// A full-width constant-alpha blend of `rows`: virtual rows get the blended colour,
     /// written rows are blended pixel by pixel (the same math, so the same bytes).
     @inlinable

@@ -93,11 +93,25 @@ public struct WaveBlender {
     /// below a group's chords. A whole group (16 columns) keeps the blend constants in registers
     /// across rows (per-row `fullSpan` calls reloaded and re-broadcast them: ~1/3 of the fill's
     /// curve band time). Same math, same bytes.
+    ///
+    /// With `virtualColors` (a frame renderer's `UniformRows` colours, indexed by absolute row), a
+    /// row whose colour is not `UniformRows.written` is not read: its pixels are known to be that
+    /// colour, so the blend of it is stored directly.
     @inlinable @inline(__always)
-    public func fullColumns(_ surface: PixelSurface, rows: Range<Int>, from x0: Int, to x1: Int) {
+    public func fullColumns(
+        _ surface: PixelSurface, rows: Range<Int>, from x0: Int, to x1: Int,
+        virtualColors: UnsafePointer<UInt32>? = nil
+    ) {
         guard !rows.isEmpty else { return }
         guard x1 - x0 == laneCount else {
-            for y in rows { fullSpan(surface.row(y), from: x0, to: x1) }
+            for y in rows {
+                let under = virtualColors?[y] ?? UniformRows.written
+                if under != UniformRows.written {
+                    (surface.row(y) + x0).update(repeating: fullPixel(over: under), count: max(0, x1 - x0))
+                } else {
+                    fullSpan(surface.row(y), from: x0, to: x1)
+                }
+            }
             return
         }
         var p = UnsafeMutableRawPointer(surface.row(rows.lowerBound) + x0)
@@ -114,6 +128,18 @@ public struct WaveBlender {
         let r = PixelVector(repeating: addRed)
         let g = PixelVector(repeating: addGreen)
         let b = PixelVector(repeating: addBlue)
+        if let virtualColors {
+            for y in rows {
+                let under = virtualColors[y]
+                let pixels =
+                    under != UniformRows.written
+                    ? PixelVector(repeating: fullPixel(over: under))
+                    : Self.mix(p.loadUnaligned(as: PixelVector.self), keep: k, red: r, green: g, blue: b)
+                p.storeBytes(of: pixels, as: PixelVector.self)
+                p += stride
+            }
+            return
+        }
         for _ in rows {
             p.storeBytes(
                 of: Self.mix(p.loadUnaligned(as: PixelVector.self), keep: k, red: r, green: g, blue: b),
@@ -123,10 +149,13 @@ public struct WaveBlender {
     }
 
     /// Composites the pixels `lanes` (absolute x, inside the group of sixteen starting at
-    /// `group`) of `row` with per-lane coverage (0...1); other pixels are not touched.
+    /// `group`) of `row` with per-lane coverage (0...1); other pixels are not touched. When
+    /// `under` is not `UniformRows.written` the row is a virtual uniform row of that colour: the
+    /// pixels are not read, the blend over `under` is stored.
     @inlinable @inline(__always)
     public func coverageLanes(
-        _ row: UnsafeMutablePointer<UInt32>, group x: Int, lanes: Range<Int>, coverage: LaneFloats
+        _ row: UnsafeMutablePointer<UInt32>, group x: Int, lanes: Range<Int>, coverage: LaneFloats,
+        under: UInt32 = UniformRows.written
     ) {
         // α·2^16 and s·α·2^8 rounded with the 1.5·2^23 trick (both stay below 2^22).
         let magic = LaneFloats(repeating: 12_582_912.0)
@@ -139,16 +168,30 @@ public struct WaveBlender {
         let r = ((unsafeBitCast(a8 * red + magic, to: PixelVector.self) & mask) &<< 8) &+ half
         let g = ((unsafeBitCast(a8 * green + magic, to: PixelVector.self) & mask) &<< 8) &+ half
         let b = ((unsafeBitCast(a8 * blue + magic, to: PixelVector.self) & mask) &<< 8) &+ half
+        let virtual = under != UniformRows.written
         if lanes.count == laneCount {
             let p = UnsafeMutableRawPointer(row + x)
-            p.storeBytes(
-                of: Self.mix(p.loadUnaligned(as: PixelVector.self), keep: k, red: r, green: g, blue: b),
-                as: PixelVector.self)
+            let d = virtual ? PixelVector(repeating: under) : p.loadUnaligned(as: PixelVector.self)
+            p.storeBytes(of: Self.mix(d, keep: k, red: r, green: g, blue: b), as: PixelVector.self)
         } else {
             for px in lanes {
                 let lane = px - x
-                row[px] = Self.mixPixel(row[px], keep: k[lane], red: r[lane], green: g[lane], blue: b[lane])
+                let d = virtual ? under : row[px]
+                row[px] = Self.mixPixel(d, keep: k[lane], red: r[lane], green: g[lane], blue: b[lane])
             }
+        }
+    }
+
+    /// Writes the colour `under` to the pixels `lanes` of `row` (a virtual uniform row's pixels
+    /// that a group leaves uncovered), or nothing when the row is written already.
+    @inlinable @inline(__always)
+    public static func materialiseLanes(_ row: UnsafeMutablePointer<UInt32>, lanes: Range<Int>, under: UInt32) {
+        guard under != UniformRows.written else { return }
+        if lanes.count == laneCount {
+            UnsafeMutableRawPointer(row + lanes.lowerBound).storeBytes(
+                of: PixelVector(repeating: under), as: PixelVector.self)
+        } else {
+            (row + lanes.lowerBound).update(repeating: under, count: lanes.count)
         }
     }
 }

@@ -42,11 +42,17 @@ public struct WaveFillRows {
         self.origin = Int(min(max(topValue, -4e15), 4e15))
     }
 
-    /// Draws the partly covered rows (`curveRows`) only.
+    /// Draws the partly covered rows (`curveRows`) only. With `virtualColors` (a frame
+    /// renderer's uniform row colours, indexed by absolute row) the still-virtual rows among
+    /// them are blended from their colour without being read, and every pixel of `area` in
+    /// `curveRows` is written (see `fillWaveBand`).
     @inlinable
-    public func drawCurve(_ surface: PixelSurface, _ shape: Wave, _ source: SourceColor) {
+    public func drawCurve(
+        _ surface: PixelSurface, _ shape: Wave, _ source: SourceColor, virtualColors: UnsafePointer<UInt32>? = nil
+    ) {
         guard !curveRows.isEmpty else { return }
         fillWaveBand(
-            surface, shape, amplitude: amplitude, source, columns: area.x0..<area.x1, rows: curveRows, origin: origin)
+            surface, shape, amplitude: amplitude, source, columns: area.x0..<area.x1, rows: curveRows, origin: origin,
+            virtualColors: virtualColors)
     }
 }
