@@ -154,15 +154,16 @@ func fillWaveBand(
                 let chunkEnd = min(columns.upperBound, chunkStart + waveChunkColumns)
                 if k == 1 {
                     fillColumnSamples(samples, chunkStart: chunkStart, chunkEnd: chunkEnd) { height($0, 0) }
+                    fillChunkRowByRow(
+                        surface, blender, samples: samples, scratch: scratch, chunk: chunkStart..<chunkEnd,
+                        columns: columns, rows: firstRow..<endRow, origin: origin, virtualColors: virtualColors)
+                    chunkStart = chunkEnd
+                    continue
                 }
                 var groupX = chunkStart
                 while groupX < chunkEnd {
                     let lanes = max(columns.lowerBound, groupX)..<min(columns.upperBound, groupX + laneCount)
-                    if k == 1 {
-                        loadColumnEdges(samples, groupX: groupX, chunkStart: chunkStart, into: edges)
-                    } else {
-                        for edge in -1...(k + 1) { edges[edge + 1] = height(groupX, Double(edge) / Double(k)) }
-                    }
+                    for edge in -1...(k + 1) { edges[edge + 1] = height(groupX, Double(edge) / Double(k)) }
                     let bounds = buildChords(
                         edges: edges, subColumns: k, corrected: true, starts: starts, slopes: slopes)
                     // Rows (relative to origin) [top, full) are partial; [full, endRow) are covered.

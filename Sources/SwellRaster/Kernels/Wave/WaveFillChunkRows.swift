@@ -1,0 +1,113 @@
+/// The curve rows of a wave fill with one sub-column per column (the common case), for one
+/// chunk of columns, written row by row.
+///
+/// Why row by row: the group-by-group order writes 64 bytes per row and steps a whole frame row
+/// (7.5 KiB at 1080p) to the next, past the hardware prefetchers' 4 KiB reach. Measured on the
+/// 2-core Xeon here (a C loop of 64-byte AVX-512 stores over a 1920x1080 frame): 0.35–0.41 ms
+/// row by row, 0.75 ms column-group by column-group. So the chords of every group of the chunk
+/// are built first (2 vectors a group, in the wave scratch) and then each row of the chunk is
+/// swept left to right: above every group's chord it is left alone (or written in its virtual
+/// colour), below every chord it is one constant-alpha span, and between, each group gives its
+/// pixels the chord's coverage. Per pixel the math is `fillWaveBand`'s group loop's, so the
+/// bytes are the same.
+///
+/// `scratch` holds at least 4 + 2·(chunk groups) vectors: the edges, then each group's chord
+/// start and slope. With `virtualColors` the rows that are still virtual are not read, and every
+/// pixel of `columns` in `rows` is written (see `fillWaveBand`).
+@inlinable @inline(__always)
+func fillChunkRowByRow(
+    _ surface: PixelSurface, _ blender: WaveBlender, samples: UnsafeMutablePointer<Float>,
+    scratch: UnsafeMutablePointer<LaneFloats>, chunk: Range<Int>, columns: Range<Int>, rows: Range<Int>,
+    origin: Int, virtualColors: UnsafePointer<UInt32>?
+) {
+    let edges = scratch
+    let groupCount = (chunk.count + laneCount - 1) / laneCount
+    let starts = scratch + 4
+    let slopes = starts + groupCount
+    // Each group's partial rows [top, full), relative to origin; 64 groups at most.
+    var tops = InlineArray<64, Int32>(repeating: 0)
+    var fulls = InlineArray<64, Int32>(repeating: 0)
+    precondition(groupCount <= tops.count && 4 + 2 * groupCount <= waveScratchLanes, "wave chunk too wide")
+    var chunkTop = rows.upperBound
+    var chunkFull = rows.lowerBound
+    for group in 0..<groupCount {
+        loadColumnEdges(samples, groupX: chunk.lowerBound + group * laneCount, chunkStart: chunk.lowerBound, into: edges)
+        let bounds = buildChords(
+            edges: edges, subColumns: 1, corrected: true, starts: starts + group, slopes: slopes + group)
+        let top = clampedRow(bounds.low.rounded(.down), low: rows.lowerBound, high: rows.upperBound)
+        let full = max(top, clampedRow(bounds.high.rounded(.up), low: rows.lowerBound, high: rows.upperBound))
+        tops[group] = Int32(top)
+        fulls[group] = Int32(full)
+        chunkTop = min(chunkTop, top)
+        chunkFull = max(chunkFull, full)
+    }
+    let x0 = max(columns.lowerBound, chunk.lowerBound)
+    let x1 = min(columns.upperBound, chunk.upperBound)
+    guard x1 > x0 else { return }
+    // Every group whole inside the columns (the usual case): no per-group lane arithmetic.
+    let wholeGroups = x0 == chunk.lowerBound && x1 == chunk.lowerBound + groupCount * laneCount
+    let keep = PixelVector(repeating: blender.keep)
+    let addRed = PixelVector(repeating: blender.addRed)
+    let addGreen = PixelVector(repeating: blender.addGreen)
+    let addBlue = PixelVector(repeating: blender.addBlue)
+    for y in rows {
+        let row = surface.row(origin + y)
+        let under = virtualColors?[origin + y] ?? UniformRows.written
+        let virtual = under != UniformRows.written
+        if y < chunkTop || y >= chunkFull {
+            // Above every chord: untouched (written in its colour if virtual); below every chord: covered.
+            if y >= chunkFull {
+                if virtual {
+                    (row + x0).update(repeating: blender.fullPixel(over: under), count: x1 - x0)
+                } else {
+                    blender.fullSpan(row, from: x0, to: x1)
+                }
+            } else if virtual {
+                (row + x0).update(repeating: under, count: x1 - x0)
+            }
+            continue
+        }
+        let y32 = Int32(y)
+        let coveredPixel = virtual ? blender.fullPixel(over: under) : under
+        if wholeGroups {
+            let underVector = PixelVector(repeating: under)
+            let coveredVector = PixelVector(repeating: coveredPixel)
+            var p = UnsafeMutableRawPointer(row + x0)
+            for group in 0..<groupCount {
+                if y32 < tops[group] {
+                    if virtual { p.storeBytes(of: underVector, as: PixelVector.self) }
+                } else if y32 < fulls[group] {
+                    let coverage = coverageBelowChords(
+                        rowBottom: Float(y + 1), starts: starts + group, slopes: slopes + group, subColumns: 1)
+                    blender.coverageLanes(
+                        row, group: x0 + group * laneCount, lanes: (x0 + group * laneCount)..<(x0 + (group + 1) * laneCount),
+                        coverage: laneClamp01(coverage), under: under)
+                } else if virtual {
+                    p.storeBytes(of: coveredVector, as: PixelVector.self)
+                } else {
+                    let d = p.loadUnaligned(as: PixelVector.self)
+                    p.storeBytes(
+                        of: WaveBlender.mix(d, keep: keep, red: addRed, green: addGreen, blue: addBlue),
+                        as: PixelVector.self)
+                }
+                p += laneCount * MemoryLayout<UInt32>.stride
+            }
+            continue
+        }
+        for group in 0..<groupCount {
+            let groupX = chunk.lowerBound + group * laneCount
+            let lanes = max(x0, groupX)..<min(x1, groupX + laneCount)
+            if y32 < tops[group] {
+                WaveBlender.materialiseLanes(row, lanes: lanes, under: under)
+            } else if y32 < fulls[group] {
+                let coverage = coverageBelowChords(
+                    rowBottom: Float(y + 1), starts: starts + group, slopes: slopes + group, subColumns: 1)
+                blender.coverageLanes(row, group: groupX, lanes: lanes, coverage: laneClamp01(coverage), under: under)
+            } else if virtual {
+                (row + lanes.lowerBound).update(repeating: coveredPixel, count: lanes.count)
+            } else {
+                blender.fullSpan(row, from: lanes.lowerBound, to: lanes.upperBound)
+            }
+        }
+    }
+}
