@@ -169,10 +169,12 @@ func strokeWaveBand(
                     }
                     // The chord correction assumes a smooth boundary; caps and envelopes have kinks.
                     let corrected = smooth && !nearEnd
-                    let lowBounds = buildChords(
-                        edges: lowEdges, subColumns: k, corrected: corrected, starts: lowStarts, slopes: lowSlopes)
-                    let highBounds = buildChords(
-                        edges: highEdges, subColumns: k, corrected: corrected, starts: highStarts, slopes: highSlopes)
+                    let (lowBounds, highBounds) = laneBounds(
+                        buildChordLanes(
+                            edges: lowEdges, subColumns: k, corrected: corrected, starts: lowStarts, slopes: lowSlopes),
+                        buildChordLanes(
+                            edges: highEdges, subColumns: k, corrected: corrected, starts: highStarts,
+                            slopes: highSlopes))
                     // The edges are dead once the chords are built: their slots hold the runs' reciprocals.
                     let lowReciprocals = lowEdges
                     let highReciprocals = highEdges

@@ -20,11 +20,12 @@ struct ChordBounds {
     }
 }
 
+/// Per lane, the lowest and highest point of the chords (see `buildChords`).
 @inlinable @inline(__always)
-func buildChords(
+func buildChordLanes(
     edges: UnsafeMutablePointer<LaneFloats>, subColumns k: Int, corrected: Bool,
     starts: UnsafeMutablePointer<LaneFloats>, slopes: UnsafeMutablePointer<LaneFloats>
-) -> ChordBounds {
+) -> (low: LaneFloats, high: LaneFloats) {
     // edges[s + 1] holds the sample at edge s.
     if k == 1 {
         // The common case, straight-line code (no loop state for the compiler to keep).
@@ -38,7 +39,7 @@ func buildChords(
         starts[0] = start
         slopes[0] = slope
         let end = start + slope
-        return ChordBounds(low: laneMinimum(laneMin(start, end)), high: laneMaximum(laneMax(start, end)))
+        return (laneMin(start, end), laneMax(start, end))
     }
     var low = edges[1]
     var high = edges[1]
@@ -59,7 +60,18 @@ func buildChords(
         low = laneMin(low, laneMin(start, end))
         high = laneMax(high, laneMax(start, end))
     }
-    return ChordBounds(low: laneMinimum(low), high: laneMaximum(high))
+    return (low, high)
+}
+
+/// `buildChordLanes` with the bounds reduced over the lanes: the lowest and highest point of
+/// the chords across the group.
+@inlinable @inline(__always)
+func buildChords(
+    edges: UnsafeMutablePointer<LaneFloats>, subColumns k: Int, corrected: Bool,
+    starts: UnsafeMutablePointer<LaneFloats>, slopes: UnsafeMutablePointer<LaneFloats>
+) -> ChordBounds {
+    let lanes = buildChordLanes(edges: edges, subColumns: k, corrected: corrected, starts: starts, slopes: slopes)
+    return laneBounds(lanes)
 }
 
 /// The coverage of the row whose bottom edge is at `rowBottom` by the region below (y greater

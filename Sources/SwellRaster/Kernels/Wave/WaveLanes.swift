@@ -127,3 +127,57 @@ func clampedRow(_ value: Float, low: Int, high: Int) -> Int {
     if !(value < Float(high)) { return high }
     return Int(value)
 }
+
+/// The smallest lane of `lanes.low` and the largest of `lanes.high`, in one fold: the largest
+/// is taken as the negated smallest of −high, and both halve together (16 → 8 + 8 → 4 + 4 →
+/// 2 + 2 → 1 + 1 lanes) with sign-bit selects on whole vectors. Two separate
+/// `laneMinimum`/`laneMaximum` folds end in scalar minima (7 each).
+@usableFromInline @_transparent
+func laneBounds(_ lanes: (low: LaneFloats, high: LaneFloats)) -> ChordBounds {
+    let negatedHigh = -lanes.high
+    let left = LaneFloats(lowHalf: lanes.low.lowHalf, highHalf: negatedHigh.lowHalf)
+    let right = LaneFloats(lowHalf: lanes.low.highHalf, highHalf: negatedHigh.highHalf)
+    let sixteen = laneMin(left, right)  // 8 of low | 8 of −high
+    let eight = laneMin8(sixteen.evenHalf, sixteen.oddHalf)  // 4 | 4
+    let four = laneMin4(eight.evenHalf, eight.oddHalf)  // 2 | 2
+    let two = scalarMin(four[0], four[1])
+    let negated = scalarMin(four[2], four[3])
+    return ChordBounds(low: two, high: -negated)
+}
+
+/// `laneBounds` of two boundaries at once (the stroke's low and high curves): four extremes in
+/// one fold.
+@usableFromInline @_transparent
+func laneBounds(
+    _ first: (low: LaneFloats, high: LaneFloats), _ second: (low: LaneFloats, high: LaneFloats)
+) -> (ChordBounds, ChordBounds) {
+    let firstHigh = -first.high
+    let secondHigh = -second.high
+    let a = laneMin(
+        LaneFloats(lowHalf: first.low.lowHalf, highHalf: firstHigh.lowHalf),
+        LaneFloats(lowHalf: first.low.highHalf, highHalf: firstHigh.highHalf))  // 8 | 8
+    let b = laneMin(
+        LaneFloats(lowHalf: second.low.lowHalf, highHalf: secondHigh.lowHalf),
+        LaneFloats(lowHalf: second.low.highHalf, highHalf: secondHigh.highHalf))  // 8 | 8
+    let sixteen = laneMin(
+        LaneFloats(lowHalf: a.evenHalf, highHalf: b.evenHalf), LaneFloats(lowHalf: a.oddHalf, highHalf: b.oddHalf))  // 4 × 4
+    let eight = laneMin8(sixteen.evenHalf, sixteen.oddHalf)  // 4 × 2
+    let four = laneMin4(eight.evenHalf, eight.oddHalf)  // 4 × 1
+    return (ChordBounds(low: four[0], high: -four[1]), ChordBounds(low: four[2], high: -four[3]))
+}
+
+@usableFromInline @_transparent
+func laneMin8(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+    let mask = unsafeBitCast(a - b, to: SIMD8<Int32>.self) &>> 31
+    let ai = unsafeBitCast(a, to: SIMD8<Int32>.self)
+    let bi = unsafeBitCast(b, to: SIMD8<Int32>.self)
+    return unsafeBitCast(bi ^ ((ai ^ bi) & mask), to: SIMD8<Float>.self)
+}
+
+@usableFromInline @_transparent
+func laneMin4(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
+    let mask = unsafeBitCast(a - b, to: SIMD4<Int32>.self) &>> 31
+    let ai = unsafeBitCast(a, to: SIMD4<Int32>.self)
+    let bi = unsafeBitCast(b, to: SIMD4<Int32>.self)
+    return unsafeBitCast(bi ^ ((ai ^ bi) & mask), to: SIMD4<Float>.self)
+}
