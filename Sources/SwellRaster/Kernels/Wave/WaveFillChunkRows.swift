@@ -31,7 +31,8 @@ func fillChunkRowByRow(
     var chunkTop = rows.upperBound
     var chunkFull = rows.lowerBound
     for group in 0..<groupCount {
-        loadColumnEdges(samples, groupX: chunk.lowerBound + group * laneCount, chunkStart: chunk.lowerBound, into: edges)
+        loadColumnEdges(
+            samples, groupX: chunk.lowerBound + group * laneCount, chunkStart: chunk.lowerBound, into: edges)
         let bounds = buildChords(
             edges: edges, subColumns: 1, corrected: true, starts: starts + group, slopes: slopes + group)
         let top = clampedRow(bounds.low.rounded(.down), low: rows.lowerBound, high: rows.upperBound)
@@ -80,7 +81,8 @@ func fillChunkRowByRow(
                     let coverage = coverageBelowChords(
                         rowBottom: Float(y + 1), starts: starts + group, slopes: slopes + group, subColumns: 1)
                     blender.coverageLanes(
-                        row, group: x0 + group * laneCount, lanes: (x0 + group * laneCount)..<(x0 + (group + 1) * laneCount),
+                        row, group: x0 + group * laneCount,
+                        lanes: (x0 + group * laneCount)..<(x0 + (group + 1) * laneCount),
                         coverage: laneClamp01(coverage), under: under)
                 } else if virtual {
                     p.storeBytes(of: coveredVector, as: PixelVector.self)

@@ -159,8 +159,9 @@ func laneBounds(
     let b = laneMin(
         LaneFloats(lowHalf: second.low.lowHalf, highHalf: secondHigh.lowHalf),
         LaneFloats(lowHalf: second.low.highHalf, highHalf: secondHigh.highHalf))  // 8 | 8
+    // 4 × 4
     let sixteen = laneMin(
-        LaneFloats(lowHalf: a.evenHalf, highHalf: b.evenHalf), LaneFloats(lowHalf: a.oddHalf, highHalf: b.oddHalf))  // 4 × 4
+        LaneFloats(lowHalf: a.evenHalf, highHalf: b.evenHalf), LaneFloats(lowHalf: a.oddHalf, highHalf: b.oddHalf))
     let eight = laneMin8(sixteen.evenHalf, sixteen.oddHalf)  // 4 × 2
     let four = laneMin4(eight.evenHalf, eight.oddHalf)  // 4 × 1
     return (ChordBounds(low: four[0], high: -four[1]), ChordBounds(low: four[2], high: -four[3]))
