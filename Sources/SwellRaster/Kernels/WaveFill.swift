@@ -44,6 +44,13 @@
 //   baseline, amplitude, wavelength or phase, or |wavelength| < 1e-6 px (zero included). Amplitudes are limited to
 //   ±1e6 px (every column then spans the frame anyway) so Float coordinates stay meaningful.
 //
+// Speed, 2026-12-01 on a 2-core Intel Xeon VM (AVX-512; a 1080p memset 0.32–0.42 ms there, the
+// frame goes to memory): waves.json through FrameRenderer 0.96 → ~0.85–0.9 ms (quiet A/B of
+// `swell render bench-data/waves.json --repeat 400 --threads 1`), `scripts/bench` 2.3–2.7x a
+// memset, from (1) virtual curve rows blended from their colour (LazyDraw.swift), (2) k = 1
+// fills swept row by row per chunk (WaveFillChunkRows.swift), (3) one fold for the chord bounds
+// (`laneBounds`). Same bytes. The notes below are from the EPYC machine of earlier sessions.
+//
 // Speed (one core of the shared 2-core AMD EPYC (AVX-512) machine, medians of 60 frames; the
 // machine is noisy, ranges are over repeated runs, A/B runs interleaved)
 // - Now: `scripts/build; .build/tuned-native/release/swell render bench-data/waves.json
