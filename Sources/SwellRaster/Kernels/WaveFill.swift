@@ -178,8 +178,9 @@ func fillWaveBand(
                     let full = max(top, clampedRow(bounds.high.rounded(.up), low: firstRow, high: endRow))
                     if let virtualColors {
                         for y in firstRow..<top {
-                            WaveBlender.materialiseLanes(
-                                surface.row(origin + y), lanes: lanes, under: virtualColors[origin + y])
+                            WaveBlender.materialiseSpan(
+                                surface.row(origin + y), from: lanes.lowerBound, to: lanes.upperBound,
+                                under: virtualColors[origin + y])
                         }
                     }
                     for y in top..<full {

@@ -63,10 +63,18 @@ public struct WaveBlender {
             ? opaquePixel : Self.mixPixel(destination, keep: keep, red: addRed, green: addGreen, blue: addBlue)
     }
 
-    /// Composites at the op's alpha (full coverage) over pixels x0..<x1 of `row`.
+    /// Composites at the op's alpha (full coverage) over pixels x0..<x1 of `row`. When `under`
+    /// is not `UniformRows.written` the row is a virtual uniform row of that colour: the pixels
+    /// are not read, the blend over `under` is stored.
     @inlinable @inline(__always)
-    public func fullSpan(_ row: UnsafeMutablePointer<UInt32>, from x0: Int, to x1: Int) {
+    public func fullSpan(
+        _ row: UnsafeMutablePointer<UInt32>, from x0: Int, to x1: Int, under: UInt32 = UniformRows.written
+    ) {
         guard x1 > x0 else { return }
+        if under != UniformRows.written {
+            (row + x0).update(repeating: fullPixel(over: under), count: x1 - x0)
+            return
+        }
         if isOpaque {
             (row + x0).update(repeating: opaquePixel, count: x1 - x0)
             return
@@ -105,12 +113,7 @@ public struct WaveBlender {
         guard !rows.isEmpty else { return }
         guard x1 - x0 == laneCount else {
             for y in rows {
-                let under = virtualColors?[y] ?? UniformRows.written
-                if under != UniformRows.written {
-                    (surface.row(y) + x0).update(repeating: fullPixel(over: under), count: max(0, x1 - x0))
-                } else {
-                    fullSpan(surface.row(y), from: x0, to: x1)
-                }
+                fullSpan(surface.row(y), from: x0, to: x1, under: virtualColors?[y] ?? UniformRows.written)
             }
             return
         }
@@ -182,16 +185,15 @@ public struct WaveBlender {
         }
     }
 
-    /// Writes the colour `under` to the pixels `lanes` of `row` (a virtual uniform row's pixels
-    /// that a group leaves uncovered), or nothing when the row is written already.
+    /// Writes the colour `under` to the pixels x0..<x1 of `row` (a virtual uniform row's pixels
+    /// that a fill leaves uncovered), or nothing when the row is written already.
     @inlinable @inline(__always)
-    public static func materialiseLanes(_ row: UnsafeMutablePointer<UInt32>, lanes: Range<Int>, under: UInt32) {
-        guard under != UniformRows.written else { return }
-        if lanes.count == laneCount {
-            UnsafeMutableRawPointer(row + lanes.lowerBound).storeBytes(
-                of: PixelVector(repeating: under), as: PixelVector.self)
+    public static func materialiseSpan(_ row: UnsafeMutablePointer<UInt32>, from x0: Int, to x1: Int, under: UInt32) {
+        guard under != UniformRows.written, x1 > x0 else { return }
+        if x1 - x0 == laneCount {
+            UnsafeMutableRawPointer(row + x0).storeBytes(of: PixelVector(repeating: under), as: PixelVector.self)
         } else {
-            (row + lanes.lowerBound).update(repeating: under, count: lanes.count)
+            (row + x0).update(repeating: under, count: x1 - x0)
         }
     }
 }

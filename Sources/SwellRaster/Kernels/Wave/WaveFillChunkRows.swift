@@ -55,17 +55,14 @@ func fillChunkRowByRow(
         let row = surface.row(origin + y)
         let under = virtualColors?[origin + y] ?? UniformRows.written
         let virtual = under != UniformRows.written
-        if y < chunkTop || y >= chunkFull {
-            // Above every chord: untouched (written in its colour if virtual); below every chord: covered.
-            if y >= chunkFull {
-                if virtual {
-                    (row + x0).update(repeating: blender.fullPixel(over: under), count: x1 - x0)
-                } else {
-                    blender.fullSpan(row, from: x0, to: x1)
-                }
-            } else if virtual {
-                (row + x0).update(repeating: under, count: x1 - x0)
-            }
+        if y >= chunkFull {
+            // Below every chord: covered.
+            blender.fullSpan(row, from: x0, to: x1, under: under)
+            continue
+        }
+        if y < chunkTop {
+            // Above every chord: untouched (written in its colour if virtual).
+            WaveBlender.materialiseSpan(row, from: x0, to: x1, under: under)
             continue
         }
         let y32 = Int32(y)
@@ -100,15 +97,13 @@ func fillChunkRowByRow(
             let groupX = chunk.lowerBound + group * laneCount
             let lanes = max(x0, groupX)..<min(x1, groupX + laneCount)
             if y32 < tops[group] {
-                WaveBlender.materialiseLanes(row, lanes: lanes, under: under)
+                WaveBlender.materialiseSpan(row, from: lanes.lowerBound, to: lanes.upperBound, under: under)
             } else if y32 < fulls[group] {
                 let coverage = coverageBelowChords(
                     rowBottom: Float(y + 1), starts: starts + group, slopes: slopes + group, subColumns: 1)
                 blender.coverageLanes(row, group: groupX, lanes: lanes, coverage: laneClamp01(coverage), under: under)
-            } else if virtual {
-                (row + lanes.lowerBound).update(repeating: coveredPixel, count: lanes.count)
             } else {
-                blender.fullSpan(row, from: lanes.lowerBound, to: lanes.upperBound)
+                blender.fullSpan(row, from: lanes.lowerBound, to: lanes.upperBound, under: under)
             }
         }
     }
