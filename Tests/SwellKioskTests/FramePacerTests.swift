@@ -23,6 +23,35 @@ import Testing
     #expect(!pacer.usesClock)
 }
 
+@Test func flipEventsFasterThanTheRefreshOnAverageSwitchToTheClockThoughEachIsSpacedOut() {
+    // virtio-gpu under a slow emulated CPU: each event 11.2 ms after the last (89 a second) at a
+    // 75 Hz mode: never closer than 3/4 of a period, but more frames than the display shows.
+    var pacer = FramePacer(refreshHz: 75, vblankAvailable: true)
+    var time = 3.0
+    for _ in 0..<FramePacer.windowLength {
+        pacer.vblankReported(at: time)
+        time += 0.0112
+    }
+    #expect(!pacer.usesClock, "one window is not complete yet")
+    pacer.vblankReported(at: time)
+    #expect(pacer.usesClock)
+}
+
+@Test func realVblanksWithWakeUpLatencyKeepVblankPacingAtEveryRate() {
+    for refreshHz in [30.0, 60, 75, 144, 240] {
+        var pacer = FramePacer(refreshHz: refreshHz, vblankAvailable: true)
+        // Each report is its vblank plus 0–3 ms of wake-up latency (a loaded kiosk), worst case:
+        // the latencies alternate between the extremes, and every other window starts late and
+        // ends early (windows run from report 0 to 16, 16 to 32, …).
+        let window = FramePacer.windowLength
+        for frame in 0..<400 {
+            let latency = frame % (2 * window) == 0 ? 0.003 : (frame % 2 == 1 ? 0.003 : 0)
+            pacer.vblankReported(at: 7 + Double(frame) / refreshHz + latency)
+        }
+        #expect(!pacer.usesClock, "\(refreshHz) Hz")
+    }
+}
+
 @Test func clockDeadlinesAdvanceByOneIntervalWithoutDrift() {
     var pacer = FramePacer(refreshHz: 50, vblankAvailable: false)
     #expect(pacer.usesClock)

@@ -263,7 +263,7 @@ public final class DRMPresenter: Presenter {
 
     public var pacing: String {
         guard flipsWork else { return "SetCrtc each frame (no page flips), paced by the clock" }
-        return "page flips" + (pacer.usesClock ? ", paced by the clock (flip events came back at once)" : " on vblank")
+        return "page flips" + (pacer.usesClock ? ", paced by the clock (flip events came faster than the display refreshes)" : " on vblank")
             + (dirtyNeeded ? ", DirtyFB" : "")
     }
 
