@@ -263,8 +263,9 @@ public final class DRMPresenter: Presenter {
 
     public var pacing: String {
         guard flipsWork else { return "SetCrtc each frame (no page flips), paced by the clock" }
-        return "page flips" + (pacer.usesClock ? ", paced by the clock (flip events came faster than the display refreshes)" : " on vblank")
-            + (dirtyNeeded ? ", DirtyFB" : "")
+        let paced =
+            pacer.usesClock ? ", paced by the clock (flip events came faster than the display refreshes)" : " on vblank"
+        return "page flips" + paced + (dirtyNeeded ? ", DirtyFB" : "")
     }
 
     /// After a hotplug: re-reads the card; keeps running when our display went away, sets the CRTC
