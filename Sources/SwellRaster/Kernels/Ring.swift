@@ -68,6 +68,13 @@
 //   queue's blend through the stack buffer (no change); the steep path decided one block ahead
 //   as an enum with payload (+15 %: copies and spills); one copy-out call for the four-vector
 //   painters too (+13 %: the buffer's closure became an out-of-line function).
+// - Tried 2026-12-01 on a 2.6 GHz Zen 4 EPYC, where this kernel takes 15.6–15.9 ms (a throwaway
+//   prototype, not kept): every row's ring crossings binned into ordered lists per 8-pixel group,
+//   each group's rings blended in Float registers so a pixel is loaded and stored once. 1.15 M
+//   ring-groups a frame; the blend phase alone 11 ms with a normal per pixel (a square root and a
+//   division a lane), 7 ms with one normal per entry (bound by the serial colour chain, a
+//   subtract and an FMA a ring, and the lists' pointer chase); scalar binning 14.5 ms. With the
+//   binning vectorised it would still be ~9–14 ms, against 5.6 ms for 40× Cairo there.
 // - Tried before (2026-11-29): the exact area between the two circles' chords in each row
 //   instead of the tangent-plane model (per-row lane vectors built from per-block ones compiled
 //   to scalar inserts, 16.4–18.5 ms); four coverages in one basic block without the ring-kind
