@@ -27,6 +27,11 @@ import Testing
             pthread_mutex_init(mutex, nil)
         }
 
+        deinit {
+            pthread_mutex_destroy(mutex)
+            mutex.deallocate()
+        }
+
         /// Picture `index`'s colour, as first listed or after `version` replacements.
         static func colour(_ index: Int, version: Int = 0) -> UInt32 {
             0xFF00_0000 | UInt32(index * 20 + 10) << 16 | UInt32(0x40 + version)
