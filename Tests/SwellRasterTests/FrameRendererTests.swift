@@ -66,6 +66,36 @@ func benchDataPath(_ name: String) -> String {
         }
     }
 
+    /// Shapes whose rows lie far beyond Int's range: the banded renderer's row extents converted
+    /// them to Int unclamped, and a draw list with a wave stroke's baseline at 4.6e76 crashed
+    /// `swell render` and `swell show` (found by fuzzing the file loaders). Above the frame a
+    /// wave fills it all; below, and for the others either way, nothing is drawn.
+    @Test(arguments: [1e76, -1e76, 1e300, -1e300, 9.3e18, -9.3e18])
+    func shapesFarBeyondIntsRangeRenderAlikeInEveryRenderer(far: Double) throws {
+        let red = "[1, 0, 0, 1]"
+        let text = """
+            {"format": "drawlist/1", "name": "far", "width": 40, "height": 30, "clear": [0, 0, 1], "ops": [
+            {"op": "ring", "cx": 20, "cy": \(far), "radius": 5, "width": 2, "color": \(red)},
+            {"op": "disc", "cx": 20, "cy": \(far), "radius": 5, "color": \(red)},
+            {"op": "ring", "cx": 20, "cy": 15, "radius": \(abs(far)), "width": 2, "color": \(red)},
+            {"op": "wave-stroke", "baseline": \(far), "amplitude": 3, "wavelength": 20, "phase": 0,
+             "envelope": "none", "width": 2, "color": \(red)},
+            {"op": "wave-fill", "baseline": \(far), "amplitude": 3, "wavelength": 20, "phase": 0, "color": \(red)}]}
+            """
+        let frame = try parseDrawList(bytes: Array(text.utf8), name: "far.json")
+        let plain = PixelBuffer(width: frame.width, height: frame.height)
+        render(frame, into: plain.surface)
+        let expected = Self.packed(plain.surface)
+        let colour: UInt32 = far < 0 ? 0xFF_0000 : 0x00_00FF
+        #expect(expected.allSatisfy { $0 & 0xFF_FFFF == colour }, "far \(far): the frame is one colour")
+        for (threads, bandHeight) in [(1, 64), (2, 7), (1, 1)] {
+            let banded = PixelBuffer(width: frame.width, height: frame.height)
+            FrameRenderer(threads: threads, bandHeight: bandHeight).render(frame, into: banded.surface)
+            let difference = Self.firstDifference(Self.packed(banded.surface), expected, width: frame.width)
+            #expect(difference == nil, "far \(far): \(threads) threads, bands of \(bandHeight): \(difference ?? "")")
+        }
+    }
+
     @Test func randomShapesCutByRandomClipsMatchTheUnclippedDraw() {
         // Drawing a shape clipped to each tile of a random tiling must equal drawing it whole.
         var random = SeededRandom(seed: 99)

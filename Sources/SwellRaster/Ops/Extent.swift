@@ -5,8 +5,10 @@
 public func rowExtent(of shape: Shape, frameHeight: Int) -> (top: Int, bottom: Int) {
     func rows(_ low: Double, _ high: Double) -> (top: Int, bottom: Int) {
         guard low.isFinite, high.isFinite, low <= high else { return (0, 0) }
-        let top = max(0, min(frameHeight, Int(max(-1, low - 1).rounded(.down))))
-        let bottom = max(0, min(frameHeight, Int(min(Double(frameHeight) + 1, high + 2).rounded(.up))))
+        // Clamped to the frame while still Double: a coordinate beyond Int's range (a wave's
+        // baseline of 1e76, say) traps when converted.
+        let top = max(0, Int(min(max(-1, low - 1), Double(frameHeight)).rounded(.down)))
+        let bottom = min(frameHeight, Int(min(max(-1, high + 2), Double(frameHeight) + 1).rounded(.up)))
         return (top, max(top, bottom))
     }
     switch shape {
