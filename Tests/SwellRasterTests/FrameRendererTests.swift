@@ -52,18 +52,32 @@ func benchDataPath(_ name: String) -> String {
         return pixels
     }
 
+    /// Renders `frame` with the plain pipeline and with `FrameRenderer` in each configuration (nil:
+    /// the default band height), expecting the same bytes from each; returns the plain pixels.
+    @discardableResult
+    static func expectBandedMatchesPlain(
+        _ frame: Frame, _ label: String, configurations: [(threads: Int, bandHeight: Int?)]
+    ) -> [UInt32] {
+        let plain = PixelBuffer(width: frame.width, height: frame.height)
+        render(frame, into: plain.surface)
+        let expected = packed(plain.surface)
+        for (threads, bandHeight) in configurations {
+            let banded = PixelBuffer(width: frame.width, height: frame.height)
+            FrameRenderer(threads: threads, bandHeight: bandHeight).render(frame, into: banded.surface)
+            let difference = firstDifference(packed(banded.surface), expected, width: frame.width)
+            #expect(
+                difference == nil,
+                "\(label): \(threads) threads, bands of \(bandHeight.map(String.init) ?? "default"): \(difference ?? "")"
+            )
+        }
+        return expected
+    }
+
     @Test(arguments: ["ripples-60", "ripples-1000", "waves"])
     func bandsAndThreadsGiveThePlainPipelinesBytes(list: String) throws {
         let frame = try loadDrawList(path: benchDataPath(list))
-        let plain = PixelBuffer(width: frame.width, height: frame.height)
-        render(frame, into: plain.surface)
-        let expected = Self.packed(plain.surface)
-        for (threads, bandHeight) in [(1, 64), (2, 64), (3, 17), (1, 1), (2, 1080)] {
-            let banded = PixelBuffer(width: frame.width, height: frame.height)
-            FrameRenderer(threads: threads, bandHeight: bandHeight).render(frame, into: banded.surface)
-            let difference = Self.firstDifference(Self.packed(banded.surface), expected, width: frame.width)
-            #expect(difference == nil, "\(list): \(threads) threads, bands of \(bandHeight): \(difference ?? "")")
-        }
+        Self.expectBandedMatchesPlain(
+            frame, list, configurations: [(1, 64), (2, 64), (3, 17), (1, 1), (2, 1080)])
     }
 
     /// Shapes whose rows lie far beyond Int's range: the banded renderer's row extents converted
@@ -83,17 +97,9 @@ func benchDataPath(_ name: String) -> String {
             {"op": "wave-fill", "baseline": \(far), "amplitude": 3, "wavelength": 20, "phase": 0, "color": \(red)}]}
             """
         let frame = try parseDrawList(bytes: Array(text.utf8), name: "far.json")
-        let plain = PixelBuffer(width: frame.width, height: frame.height)
-        render(frame, into: plain.surface)
-        let expected = Self.packed(plain.surface)
+        let plain = Self.expectBandedMatchesPlain(frame, "far \(far)", configurations: [(1, 64), (2, 7), (1, 1)])
         let colour: UInt32 = far < 0 ? 0xFF_0000 : 0x00_00FF
-        #expect(expected.allSatisfy { $0 & 0xFF_FFFF == colour }, "far \(far): the frame is one colour")
-        for (threads, bandHeight) in [(1, 64), (2, 7), (1, 1)] {
-            let banded = PixelBuffer(width: frame.width, height: frame.height)
-            FrameRenderer(threads: threads, bandHeight: bandHeight).render(frame, into: banded.surface)
-            let difference = Self.firstDifference(Self.packed(banded.surface), expected, width: frame.width)
-            #expect(difference == nil, "far \(far): \(threads) threads, bands of \(bandHeight): \(difference ?? "")")
-        }
+        #expect(plain.allSatisfy { $0 & 0xFF_FFFF == colour }, "far \(far): the frame is one colour")
     }
 
     @Test func randomShapesCutByRandomClipsMatchTheUnclippedDraw() {

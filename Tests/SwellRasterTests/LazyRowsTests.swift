@@ -10,19 +10,7 @@ import Testing
     ]
 
     static func expectRendererMatchesPlainPipeline(_ frame: Frame, _ label: String) {
-        let plain = PixelBuffer(width: frame.width, height: frame.height)
-        render(frame, into: plain.surface)
-        let expected = FrameRendererTests.packed(plain.surface)
-        for (threads, bandHeight) in configurations {
-            let banded = PixelBuffer(width: frame.width, height: frame.height)
-            FrameRenderer(threads: threads, bandHeight: bandHeight).render(frame, into: banded.surface)
-            let got = FrameRendererTests.packed(banded.surface)
-            let difference = FrameRendererTests.firstDifference(got, expected, width: frame.width)
-            #expect(
-                difference == nil,
-                "\(label): \(threads) threads, bands of \(bandHeight.map(String.init) ?? "default"): \(difference ?? "")"
-            )
-        }
+        FrameRendererTests.expectBandedMatchesPlain(frame, label, configurations: configurations)
     }
 
     static let background = Color(r: 0.04, g: 0.12, b: 0.24)
