@@ -21,7 +21,8 @@ import Testing
             var damage = Damage()
             var added = [Bool](repeating: false, count: 64 * 64)
             for _ in 0..<(1 + Int(generator.next() % 40)) {
-                let x0 = Int(generator.next() % 60), y0 = Int(generator.next() % 60)
+                let x0 = Int(generator.next() % 60)
+                let y0 = Int(generator.next() % 60)
                 let rect = ClipRect(
                     x0: x0, y0: y0, x1: x0 + 1 + Int(generator.next() % 10), y1: y0 + 1 + Int(generator.next() % 10))
                 damage.add(rect)
