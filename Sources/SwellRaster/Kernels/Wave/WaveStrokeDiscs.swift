@@ -21,10 +21,9 @@
 ///
 /// Cost: N + 6 sines per sub-column edge (N = 23 for the waveform scene at frequency 120),
 /// against the scalar robust path's polyline search, which this path replaces for every
-/// stroke with N ≤ `WaveStrokeGeometry.maximumDiscSamples`. That scene renders in 5.2 ms a
-/// frame (155 ms on the robust path). Measured steps (`swell bench FILE --frames 30 --threads
-/// 1`, interleaved): the sample loop's sine inlined (the Newton step's sines stay calls) 6.2 → 5.7 ms;
-/// the angles' sines once per stroke (`DiscAngles`) instead of per cross-section 5.4 → 5.15 ms.
+/// stroke with N ≤ `WaveStrokeGeometry.maximumDiscSamples`. Only the sample loop's sine is
+/// inlined (the Newton step's stay calls), and the angles' sines are set up once per stroke
+/// (`DiscAngles`). Now: that scene 5.2 ms a frame (155 ms on the robust path); docs/speed.md.
 extension StrokeBandSampler {
     /// [lo, hi] of the stroke for the sixteen lanes x = groupX + lane + offset, from the disc
     /// angles `angles`; `ends` gives the end points (the caps) and the length.
