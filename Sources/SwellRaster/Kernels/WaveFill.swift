@@ -17,7 +17,7 @@
 // - Clip independence: groups sit at absolute multiples of 16 columns and Float rows are
 //   relative to the op's own top row, so any clip (bands, threads, tiles) gives exactly the
 //   pixels of the unclipped draw (FrameRendererTests, WaveStrokeAccuracyTests).
-// - Compositing: `WaveBlender`, 16-bit fixed point (WaveBlend.swift). Lane
+// - Compositing: `WaveBlender`, the `fixed16` precision (`BlendPrecision`). Lane
 //   min/max/clamp use sign-bit selects (`WaveLanes.swift`) because Swift lane masks compiled to
 //   mask shuffles in these loops.
 // - The stroke (WaveStroke.swift) reuses the chords and their integrals for both of its edges.
