@@ -2,8 +2,10 @@
 // y = g(x) = baseline + e(x)·amplitude·sin(2π·x/wavelength + phase), 0 ≤ x ≤ length, where
 // e = 1 (`none`) or 1 − ((x − L/2)/(L/2))² (`parabola`).
 //
-// - The distance is to the curve *segment* 0 ≤ x ≤ length, so the ends are round caps
-//   (half discs of radius width/2 around the end points).
+// - The width is measured along the curve's normals, so the ends are butt caps cut by the
+//   normals at x = 0 and x = length (`WaveStrokeEnds`), as bench-data/README.md defines it,
+//   except where the stroke folds within its width of an end (zig-zags shorter than the
+//   width: `WaveStrokeGeometry.hasButtEnds`), whose ends stay round.
 // - Every vertical line meets the stroke in one interval [lo(x), hi(x)], so a pixel's coverage
 //   is fill(below lo) − fill(below hi), computed with the same chord integrals as `fillWave`,
 //   per group of 16 columns (`drawStrokeGroup`). The methods differ only in how they find lo and
@@ -11,8 +13,8 @@
 //   per stroke (`WaveStrokeGeometry.methodAndDiscAngles`, never by the clip):
 //   * fast (`strokeFastBand`; half width · curvature · (1 + slope²) ≤ 0.02, the bench lists'
 //     strokes by a margin of ~3x): the exact cross-section of a straight line plus its
-//     second-order curvature term, in SIMD; caps by `WaveStrokeEnds` with ≥ 16 sub-columns,
-//     since lo/hi have vertical tangents at the cap tips that chords follow poorly;
+//     second-order curvature term, in SIMD; ends by `WaveStrokeEnds` with 32 sub-columns,
+//     since the cut at the normals leaves kinks in lo/hi that chords follow poorly;
 //   * exact offsets (`strokeExactOffsetBand`; half width · curvature ≤ ½, slope ≤ 8): the offset
 //     curves solved by Newton's method in SIMD (`WaveStrokeOffset`); caps as in the fast path,
 //     with 32 sub-columns;
@@ -23,14 +25,15 @@
 //     a fine polyline (`WaveStrokeEnvelope`, scalar Double), ≥ 8 sub-columns, 32 at the caps.
 // - Degenerate input draws nothing: any non-finite parameter, |wavelength| < 1e-6 px (zero
 //   included), width ≤ 0 or length ≤ 0. |amplitude| is limited to 1e6 px, width to 2e6 px.
-// - Accuracy (WaveStrokeAccuracyTests, against 256 sub-rows of exact capsule-union intervals):
+// - Accuracy (WaveStrokeAccuracyTests, against 256 sub-rows of exact capsule-union intervals
+//   cut at the end normals):
 //   ≤ 0.017 on any pixel and ≤ 0.0014 mean over edge pixels, on every path.
 // Now: the waveform scene at lineWidth 20 (exact offsets) 0.67 ms a frame; the bench lists'
 // strokes are timed with the fills (WaveFill.swift). Each path's history: docs/speed.md.
 
 /// Strokes the wave `shape` with `source`, touching only pixels inside `clip`: the points within
-/// width/2 of the curve segment 0 ≤ x ≤ length (so the ends are round caps), composited with
-/// alpha = source alpha × the pixel's covered area.
+/// width/2 of the curve 0 ≤ x ≤ length measured along its normals (so the ends are butt caps),
+/// composited with alpha = source alpha × the pixel's covered area.
 @inlinable
 public func strokeWave(_ surface: PixelSurface, _ shape: WaveStroke, _ source: SourceColor, clip: ClipRect) {
     let area = clip.intersection(surface.bounds)
@@ -82,9 +85,10 @@ func strokeWaveBand(
 /// bend like g″ stretched by the slope.
 @inlinable
 func strokeFastBand(_ band: StrokeBand) {
-    let subColumns = band.stretchedSubColumns
-    // The caps' tips have vertical tangents that chords follow poorly.
-    strokeSmoothBand(band, exact: false, subColumns: subColumns, capColumns: max(subColumns, 16))
+    // The ends' cuts along the normals leave kinks in lo and hi (steep ones where the end's
+    // slope is small) that chords follow poorly: the most sub-columns there.
+    strokeSmoothBand(
+        band, exact: false, subColumns: band.stretchedSubColumns, capColumns: WaveSampler.maximumSubColumns)
 }
 
 /// Exact-offset path (`StrokeBandSampler.offsetCrossSection`): lo and hi bend like g″/(1 − r·κ).
@@ -164,10 +168,16 @@ func strokeSampledDiscBand(_ band: StrokeBand, _ angles: DiscAngles) {
         let scratch = StrokeChordScratch(lanes)
         var groupX = band.firstGroup
         while groupX < band.columns.upperBound {
-            let k = band.isNearEnd(groupX: groupX) ? WaveSampler.maximumSubColumns : discColumns
+            let nearEnd = band.isNearEnd(groupX: groupX)
+            let k = nearEnd ? WaveSampler.maximumSubColumns : discColumns
             for edge in -1...(k + 1) {
-                (scratch.lowEdges[edge + 1], scratch.highEdges[edge + 1]) = sampler.discCrossSection(
-                    groupX: groupX, offset: Double(edge) / Double(k), angles: angles, ends: band.ends)
+                let offset = Double(edge) / Double(k)
+                var (lo, hi) = sampler.discCrossSection(groupX: groupX, offset: offset, angles: angles, ends: band.ends)
+                if nearEnd {
+                    band.ends.cutAtNormals(x: laneOffsets + Float(Double(groupX) + offset), low: &lo, high: &hi)
+                }
+                scratch.lowEdges[edge + 1] = lo
+                scratch.highEdges[edge + 1] = hi
             }
             drawStrokeGroup(band, scratch, groupX: groupX, subColumns: k, corrected: false)
             groupX += laneCount
@@ -188,10 +198,17 @@ func strokeRobustBand(_ band: StrokeBand) {
         let scratch = StrokeChordScratch(lanes)
         var groupX = band.firstGroup
         while groupX < band.columns.upperBound {
-            let k = band.isNearEnd(groupX: groupX) ? WaveSampler.maximumSubColumns : robustColumns
+            let nearEnd = band.isNearEnd(groupX: groupX)
+            let k = nearEnd ? WaveSampler.maximumSubColumns : robustColumns
             sampleStrokeEnvelope(
                 envelope, groupX: groupX, subColumns: k, origin: band.origin, low: scratch.lowEdges,
                 high: scratch.highEdges)
+            if nearEnd {
+                for edge in -1...(k + 1) {
+                    let x = laneOffsets + Float(Double(groupX) + Double(edge) / Double(k))
+                    band.ends.cutAtNormals(x: x, low: &scratch.lowEdges[edge + 1], high: &scratch.highEdges[edge + 1])
+                }
+            }
             drawStrokeGroup(band, scratch, groupX: groupX, subColumns: k, corrected: false)
             groupX += laneCount
         }

@@ -17,7 +17,8 @@
 /// of it by at most F·h²/8, which N makes ≤ 0.02 px (`WaveStrokeGeometry.discSamples`), and the
 /// Newton step removes even that where the best sample sits on the true crest. Points whose t
 /// falls beyond 0…L are pushed out of the search, and the two end points' discs (the round
-/// caps) are candidates of their own, so the caps are exact here too.
+/// stroke's ends) are candidates of their own, so the round stroke is exact here too; near the
+/// ends the kernel then cuts it at the end normals (`WaveStrokeEnds.cutAtNormals`).
 ///
 /// Cost: N + 6 sines per sub-column edge (N = 23 for the waveform scene at frequency 120),
 /// against the scalar robust path's polyline search, which this path replaces for every
