@@ -179,11 +179,17 @@ import Testing
         ]
         var random = SeededRandom(seed: 20)
         for shape in shapes {
-            for _ in 0..<40 {
-                let color = Color(
-                    r: random.uniform(0...1), g: random.uniform(0...1), b: random.uniform(0...1),
-                    a: random.uniform(0.01...0.99))
-                let background = UInt32(random.uniform(0...16_777_215)) | 0xFF00_0000
+            for index in 0..<100 {
+                // The first case is an exact tie, 1 + (0 − 1)·½ = ½, where the precisions part
+                // (float rounds to even, 0; fixed16 up, 1), so the rule is always put to the test.
+                let tie = index == 0
+                let color =
+                    tie
+                    ? Color(r: 0, g: 0, b: 0, a: 0.5)
+                    : Color(
+                        r: random.uniform(0...1), g: random.uniform(0...1), b: random.uniform(0...1),
+                        a: random.uniform(0.01...0.99))
+                let background = tie ? 0xFF01_0101 : UInt32(random.uniform(0...16_777_215)) | 0xFF00_0000
                 let buffer = PixelBuffer(width: width, height: height)
                 for y in 0..<height { buffer.surface.row(y).update(repeating: background, count: width) }
                 draw(DrawCommand(shape, color: color), on: buffer.surface, within: buffer.surface.bounds)
@@ -194,5 +200,8 @@ import Testing
             }
         }
         #expect(BlendPrecision.of(shapes[2]) == .fixed16 && BlendPrecision.of(shapes[0]) == .float)
+        let tie = SourceColor(Color(r: 0, g: 0, b: 0, a: 0.5))
+        #expect(BlendPrecision.float.blend(0xFF01_0101, tie, alpha: 0.5) == 0xFF00_0000)
+        #expect(BlendPrecision.fixed16.blend(0xFF01_0101, tie, alpha: 0.5) == 0xFF01_0101)
     }
 }
