@@ -76,7 +76,8 @@ extension StrokeBandSampler {
             turns: turns, centred: centred, x: x, s: bottomSine, c: bottomCosine, side: -1, limit: h, length: length)
         top = laneMax(top, refinedTop)
         bottom = laneMin(bottom, refinedBottom)
-        // The end points' discs: the round caps (beyond r from an end point they reach nothing).
+        // The end points' discs, the round stroke's ends (beyond r from an end point they reach
+        // nothing); the kernel cuts them at the end normals afterwards.
         let rr = r * r
         let fromEnd = x - length
         let startReach = rr - x * x
