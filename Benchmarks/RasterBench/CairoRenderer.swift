@@ -139,10 +139,9 @@ final class CairoRenderer {
             if column == 0 { cairo_move_to(context, x, y) } else { cairo_line_to(context, x, y) }
         }
         cairo_set_line_width(context, stroke.width)
-        // The shape is every point within width/2 of the curve, so its ends are round: with
-        // Cairo's default butt caps the sloped ends at the frame edges differ by up to 90/255.
-        cairo_set_line_cap(context, CAIRO_LINE_CAP_ROUND)
-        cairo_stroke(context)
+        // The width is measured along the normals (bench-data/README.md), so the ends are
+        // Cairo's default butt caps, cut by the normals at x = 0 and x = W.
         cairo_set_line_cap(context, CAIRO_LINE_CAP_BUTT)
+        cairo_stroke(context)
     }
 }

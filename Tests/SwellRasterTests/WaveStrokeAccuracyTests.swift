@@ -2,7 +2,8 @@ import Foundation
 import SwellRaster
 import Testing
 
-/// strokeWave against the capsule-union reference (ReferenceWave.strokeCoverage, 256 sub-rows).
+/// strokeWave against the capsule-union reference cut at the end normals (ReferenceWave.strokeCoverage,
+/// 256 sub-rows).
 @Suite struct WaveStrokeAccuracyTests {
     static func randomStroke(
         _ random: inout SeededRandom, width: Int, height: Int, wavelengths: ClosedRange<Double>,
@@ -151,7 +152,7 @@ import Testing
     }
 
     /// Strokes much wider than the random ones (the scene allows lineWidth up to 500), whose
-    /// round caps are large discs: the cap tips are where chords err most.
+    /// ends are long cuts along the normals.
     @Test(arguments: [(120.0, WaveEnvelope.parabola), (300.0, .none), (90.0, .none)])
     func veryWideStrokesMatchTheReference(width: Double, envelope: WaveEnvelope) {
         let stroke = WaveStroke(
@@ -212,21 +213,40 @@ import Testing
         }
     }
 
-    /// A straight stroke is a capsule: a rectangle with half discs at both ends (round caps).
-    @Test func straightStrokeIsACapsuleWithRoundCaps() {
+    /// A straight stroke is a rectangle: its ends are cut square by the normals (butt caps).
+    @Test func straightStrokeIsARectangleWithButtEnds() {
         let stroke = WaveStroke(
-            wave: Wave(baseline: 15.5, amplitude: 0, wavelength: 30, phase: 0), envelope: .none, width: 9, length: 20)
+            wave: Wave(baseline: 15.5, amplitude: 0, wavelength: 30, phase: 0), envelope: .none, width: 9, length: 20.5)
         let map = CoverageMap.drawnByKernel(.waveStroke(stroke), width: 40, height: 30)
         let total = map.values.reduce(0, +)
-        // The frame starts at x = 0, so only the right cap is visible: its tip is at x = 24.5.
-        let area = 20 * 9 + Double.pi * 4.5 * 4.5 / 2
-        #expect(abs(total - area) <= 0.2, "area \(total) vs \(area)")
-        #expect(map[24, 15] > 0.2 && map[24, 15] < 0.6)  // round: the tip column is half covered
-        #expect(map[24, 11] == 0 && map[25, 15] == 0)
-        #expect(map[10, 15] == 1)
+        // A vertical cut between two of the end's 32 sub-column samples is drawn as a chord
+        // across that sub-column: at most 1/64 of a pixel too much in the end column.
+        #expect(abs(total - 20.5 * 9) <= 9.0 / 64 + 0.01, "area \(total) vs \(20.5 * 9)")
+        #expect(map[19, 15] == 1 && map[10, 15] == 1 && map[0, 15] == 1)
+        // The end at x = 20.5 halves column 20 (plus at most that chord's 1/32 of a pixel).
+        #expect(map[20, 15] >= 0.5 && map[20, 15] <= 0.5 + 1.0 / 32 + 1.0 / 255)
+        #expect(map[21, 15] == 0 && map[24, 15] == 0)
         #expect(map[10, 10] == 0 && map[10, 20] == 0)
         let error = CoverageError(kernel: map, reference: ReferenceWave.strokeCoverage(stroke, width: 40, height: 30))
-        #expect(error.maximum <= 0.05 && error.meanOverEdges <= 0.005, "\(error)")
+        #expect(error.maximum <= 1.0 / 32 + 1.0 / 255, "\(error)")
+    }
+
+    /// A sloped end: the cut follows the normal, not the vertical x = L. A long, gentle stroke of
+    /// slope ~0.6 at its end, compared with the reference over the end's columns alone.
+    @Test(arguments: [0.0, 1.3, 2.9, 4.4])
+    func slopedEndsFollowTheNormals(phase: Double) {
+        let stroke = WaveStroke(
+            wave: Wave(baseline: 40, amplitude: 20, wavelength: 200, phase: phase), envelope: .none, width: 12,
+            length: 60.3)
+        let map = CoverageMap.drawnByKernel(.waveStroke(stroke), width: 80, height: 80)
+        let reference = ReferenceWave.strokeCoverage(stroke, width: 80, height: 80)
+        var worst = 0.0
+        for j in 0..<80 {
+            for i in 52..<70 { worst = max(worst, abs(map[i, j] - reference[i, j])) }
+        }
+        #expect(worst <= 0.05, "phase \(phase): worst end pixel \(worst)")
+        // Beyond x = L + r·|m|/√(1 + m²) ≤ L + 6 nothing is drawn.
+        for j in 0..<80 { #expect(map[67, j] == 0) }
     }
 
     @Test(arguments: [0.05, 0.3, 0.8])

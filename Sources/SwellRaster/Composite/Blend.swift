@@ -1,7 +1,8 @@
 /// Source-over compositing of a straight-alpha source onto XRGB8888 pixels, in sRGB space:
-/// `out = round(dst + (src - dst) * alpha)` per channel, computed in `Float` (exact to far
-/// below 1/255 for 8-bit values) and rounded to nearest with the 1.5·2^23 trick, because the
-/// standard library's SIMD float→int conversions run lane by lane (see docs/simd-notes).
+/// `out = round(dst + (src - dst) * alpha)` per channel, in one of two named precisions
+/// (`BlendPrecision`, below, says which op uses which). This file is the `float` one: computed
+/// in `Float` (exact to far below 1/255 for 8-bit values) and rounded to nearest with the
+/// 1.5·2^23 trick, because the standard library's SIMD float→int conversions run lane by lane.
 /// The X byte of every written pixel is 0xFF.
 
 /// Sixteen pixels, the width of every SIMD kernel (one AVX-512 register, two AVX2 registers).
@@ -53,4 +54,51 @@ public func blendPixel(_ destination: UInt32, _ source: SourceColor, alpha: Floa
     }
     return 0xFF00_0000 | channel(destination >> 16, source.red) << 16
         | channel(destination >> 8, source.green) << 8 | channel(destination, source.blue)
+}
+
+/// The two source-over precisions of the raster kernels. Both compute
+/// out = round(d + (s − d)·α) per channel in sRGB (`referenceComposite` in the tests is the exact
+/// `Double` form); they differ only in how they round near a tie.
+///
+/// - `float`: `Float` arithmetic (`blend`, `blendPixel`, `blendSpan`, `blendLanes`, and
+///   `mixPixels` for images and layer masks), exact to far below 1/255, ties to even.
+/// - `fixed16`: 16-bit fixed point in 32-bit lanes (`WaveBlender`), out = (d·keep + add) >> 16
+///   with keep = (1 − α)·2^16 and add = s·α·2^16 + 2^15: correctly rounded except within ~0.005
+///   of a tie, ties up. Integer multiplies and shifts only: no int↔float conversion per pixel,
+///   and a constant-alpha row is one pixel value (`WaveBlender.fullPixel`), which the frame
+///   renderer's uniform rows rely on.
+///
+/// The rule (`of(_:)`): wave fills and wave strokes blend in `fixed16`, since their pixels are
+/// mostly constant-alpha rows and runs (the fills' full rows, the strokes' full spans); every
+/// other op — rings, discs, paths, images, layer masks and any op added later unless it says
+/// otherwise — in `float`, since their edge pixels carry per-pixel `Float` coverage anyway. The
+/// two give the same byte except where the exact value lies within ~0.01 of a half, and then
+/// differ by 1 (BlendTests). A shape's precision is part of its pixels: changing it changes
+/// goldens and bench checksums.
+@frozen
+public enum BlendPrecision: Hashable, Sendable {
+    case float
+    case fixed16
+
+    /// The precision the kernels use for `shape`.
+    @inlinable
+    public static func of(_ shape: Shape) -> BlendPrecision {
+        switch shape {
+        case .waveFill, .waveStroke: .fixed16
+        default: .float
+        }
+    }
+
+    /// One pixel composited at the constant alpha `alpha` (already multiplied by the source's)
+    /// in this precision, as the op's constant-alpha spans compute it (`blendSpan`,
+    /// `WaveBlender.fullSpan`). A scalar reference for tests and tools, not a fast path.
+    @inlinable
+    public func blend(_ destination: UInt32, _ source: SourceColor, alpha: Float) -> UInt32 {
+        switch self {
+        case .float:
+            return alpha >= 1 ? source.opaquePixel : blendPixel(destination, source, alpha: alpha)
+        case .fixed16:
+            return WaveBlender(source, alpha: alpha).fullPixel(over: destination)
+        }
+    }
 }

@@ -1,39 +1,39 @@
-// Anti-aliased wave stroke: the points within width/2 (Euclidean distance) of the curve
+// Anti-aliased wave stroke: the points within width/2 of the curve
 // y = g(x) = baseline + e(x)·amplitude·sin(2π·x/wavelength + phase), 0 ≤ x ≤ length, where
 // e = 1 (`none`) or 1 − ((x − L/2)/(L/2))² (`parabola`).
 //
-// - The distance is to the curve *segment* 0 ≤ x ≤ length, so the ends are round caps
-//   (half discs of radius width/2 around the end points).
-// - Every vertical line meets the stroke in one interval [lo(x), hi(x)] (see
-//   `WaveStrokeEnvelope`), so a pixel's coverage is fill(below lo) − fill(below hi), computed
-//   with the same chord integrals as `fillWave`, per group of 16 columns.
-// - Fast path (gentle curves: half width · curvature · (1 + slope²) ≤ 0.02, which holds for the
-//   bench lists with a margin of ~3x): lo/hi = g ∓ r·√(1 + g'²) + ½r²·g''·g'²/(1 + g'²), the
-//   exact cross-section of a straight line plus its second-order curvature term, evaluated in
-//   SIMD with `sineOfTurns` (sin and cos per column edge).
-//   Near the ends (groups within width/2 + 1) the caps are added in SIMD too (`WaveStrokeEnds`:
-//   band cut at the end normal plus the end disc), with ≥ 16 sub-columns because lo/hi have
-//   vertical tangents at the cap tips that chords follow poorly.
-// - Exact-offset path (too bent for the fast formula, but half width · curvature ≤ ½ and
-//   slope ≤ 8: wide strokes of gentle waves, e.g. the waveform scene at lineWidth 20): lo/hi are
-//   the offset curves solved by Newton's method in SIMD (`WaveStrokeOffset`), exact because the
-//   height of the discs reaching x has a single maximum there; caps as in the fast path, with
-//   32 sub-columns. The waveform scene at lineWidth 20: 0.67 ms a frame (robust path: 187 ms).
-// - Sampled-disc path (offset curves that fold, r·κ > ½, e.g. the waveform scene at frequency
-//   120 or lineWidth 20 at frequency 60): the highest and lowest points of the discs over x,
-//   sampled over the disc angle and refined by a Newton step in SIMD (`WaveStrokeDiscs`), caps
-//   included; ≥ 4 sub-columns, 32 at the caps. The waveform scene at frequency 120: 5.2 ms a
-//   frame (robust path: 155 ms); at lineWidth 20 and frequency 60: 5.1 ms (was 179 ms).
-// - Robust path (sharp zig-zags needing more than 128 disc samples, e.g. a 4 px wavelength at
-//   amplitude 30): lo/hi from the capsules around a fine polyline refined on the exact curve
-//   (`WaveStrokeEnvelope`, scalar Double), at least 8 sub-columns per column and 32 at the caps.
+// - The width is measured along the curve's normals, so the ends are butt caps cut by the
+//   normals at x = 0 and x = length (`WaveStrokeEnds`), as bench-data/README.md defines it,
+//   except where the stroke folds within its width of an end (zig-zags shorter than the
+//   width: `WaveStrokeGeometry.hasButtEnds`), whose ends stay round.
+// - Every vertical line meets the stroke in one interval [lo(x), hi(x)], so a pixel's coverage
+//   is fill(below lo) − fill(below hi), computed with the same chord integrals as `fillWave`,
+//   per group of 16 columns (`drawStrokeGroup`). The methods differ only in how they find lo and
+//   hi at the sub-column edges; each has its own function, the cheapest accurate one is chosen
+//   per stroke (`WaveStrokeGeometry.methodAndDiscAngles`, never by the clip):
+//   * fast (`strokeFastBand`; half width · curvature · (1 + slope²) ≤ 0.02, the bench lists'
+//     strokes by a margin of ~3x): the exact cross-section of a straight line plus its
+//     second-order curvature term, in SIMD; ends by `WaveStrokeEnds` with 32 sub-columns,
+//     since the cut at the normals leaves kinks in lo/hi that chords follow poorly;
+//   * exact offsets (`strokeExactOffsetBand`; half width · curvature ≤ ½, slope ≤ 8): the offset
+//     curves solved by Newton's method in SIMD (`WaveStrokeOffset`); caps as in the fast path,
+//     with 32 sub-columns;
+//   * sampled discs (`strokeSampledDiscBand`; offset curves that fold): the discs' highest and
+//     lowest points sampled over the disc angle and refined in SIMD (`WaveStrokeDiscs`), caps
+//     included; ≥ 4 sub-columns, 32 at the caps;
+//   * robust (`strokeRobustBand`; zig-zags needing > 128 disc samples): the capsule envelope of
+//     a fine polyline (`WaveStrokeEnvelope`, scalar Double), ≥ 8 sub-columns, 32 at the caps.
 // - Degenerate input draws nothing: any non-finite parameter, |wavelength| < 1e-6 px (zero
 //   included), width ≤ 0 or length ≤ 0. |amplitude| is limited to 1e6 px, width to 2e6 px.
-// - Accuracy and limits: see WaveStrokeAccuracyTests and the notes in WaveFill.swift.
+// - Accuracy (WaveStrokeAccuracyTests, against 256 sub-rows of exact capsule-union intervals
+//   cut at the end normals):
+//   ≤ 0.017 on any pixel and ≤ 0.0014 mean over edge pixels, on every path.
+// Now: the waveform scene at lineWidth 20 (exact offsets) 0.67 ms a frame; the bench lists'
+// strokes are timed with the fills (WaveFill.swift). Each path's history: docs/speed.md.
 
 /// Strokes the wave `shape` with `source`, touching only pixels inside `clip`: the points within
-/// width/2 of the curve segment 0 ≤ x ≤ length (so the ends are round caps), composited with
-/// alpha = source alpha × the pixel's covered area.
+/// width/2 of the curve 0 ≤ x ≤ length measured along its normals (so the ends are butt caps),
+/// composited with alpha = source alpha × the pixel's covered area.
 @inlinable
 public func strokeWave(_ surface: PixelSurface, _ shape: WaveStroke, _ source: SourceColor, clip: ClipRect) {
     let area = clip.intersection(surface.bounds)
@@ -61,158 +61,284 @@ func clampedRange(_ low: Double, _ high: Double, _ minimum: Int, _ maximum: Int)
     return l..<max(l, h)
 }
 
+/// Draws the stroke's rows `rows` and columns `columns` with the cheapest accurate method
+/// (`WaveStrokeGeometry.methodAndDiscAngles`), one function per method.
 @inlinable
 func strokeWaveBand(
     _ surface: PixelSurface, _ geometry: WaveStrokeGeometry, _ source: SourceColor, columns: Range<Int>,
     rows: Range<Int>, origin: Int
 ) {
-    let r = geometry.radius
     // The disc angles are set up only for the sampled-disc path (nil otherwise): the angle's
     // bisection costs ~1 µs, 7 % of waves.json's ten fast strokes when it ran for every stroke.
     let (method, discAngles) = geometry.methodAndDiscAngles
-    // lo and hi are smooth curves computed in SIMD (fast or exact path), not the envelope of
-    // discs or capsules (which has kinks where the highest point jumps from disc to disc).
-    let smooth = method == .fast || method == .exactOffsets
-    // Too bent for the fast formula but with smooth offset curves: the exact SIMD cross-section.
-    let exact = method == .exactOffsets
+    let band = StrokeBand(surface, geometry, source, columns: columns, rows: rows, origin: origin)
+    switch method {
+    case .fast: strokeFastBand(band)
+    case .exactOffsets: strokeExactOffsetBand(band)
+    case .sampledDiscs: if let discAngles { strokeSampledDiscBand(band, discAngles) }
+    case .robust: strokeRobustBand(band)
+    case .none: return
+    }
+}
+
+/// Fast path: the second-order cross-section (`StrokeBandSampler.crossSection`); lo and hi
+/// bend like g″ stretched by the slope.
+@inlinable
+func strokeFastBand(_ band: StrokeBand) {
+    // The ends' cuts along the normals leave kinks in lo and hi (steep ones where the end's
+    // slope is small) that chords follow poorly: the most sub-columns there.
+    strokeSmoothBand(
+        band, exact: false, subColumns: band.stretchedSubColumns, capColumns: WaveSampler.maximumSubColumns)
+}
+
+/// Exact-offset path (`StrokeBandSampler.offsetCrossSection`): lo and hi bend like g″/(1 − r·κ).
+@inlinable
+func strokeExactOffsetBand(_ band: StrokeBand) {
+    let geometry = band.geometry
+    let subColumns = WaveSampler.subColumns(
+        curvatureBound: geometry.curvatureBound / (1 - geometry.radius * geometry.curvatureBound), tolerance: 0.1)
+    // The error at a cap's tip grows like √r, so these wide strokes take the most sub-columns there.
+    strokeSmoothBand(band, exact: true, subColumns: subColumns, capColumns: WaveSampler.maximumSubColumns)
+}
+
+/// The fast and exact-offset paths: lo and hi are smooth curves computed in SIMD, not the
+/// envelope of discs or capsules (which has kinks where the highest point jumps from disc to
+/// disc), so away from the ends the chords take the curvature correction. With one sub-column
+/// per column, each chunk's column edges are sampled once up front and shared by neighbouring
+/// groups.
+@inlinable
+func strokeSmoothBand(_ band: StrokeBand, exact: Bool, subColumns: Int, capColumns: Int) {
+    let sampledColumns = subColumns == 1
+    let sampler = band.sampler
+    withWaveScratch { lanes, samples in
+        let scratch = StrokeChordScratch(lanes)
+        let lowSamples = samples
+        let highSamples = lowSamples + waveChunkSamples
+        var chunkStart = band.firstGroup
+        while chunkStart < band.columns.upperBound {
+            let chunkEnd = min(band.columns.upperBound, chunkStart + waveChunkColumns)
+            if sampledColumns {
+                var groupX = chunkStart - laneCount
+                var index = 0
+                while groupX < chunkEnd + laneCount {
+                    let (lo, hi) = sampler.crossSection(groupX: groupX, offset: 0, exact: exact)
+                    UnsafeMutableRawPointer(lowSamples + index).storeBytes(of: lo, as: LaneFloats.self)
+                    UnsafeMutableRawPointer(highSamples + index).storeBytes(of: hi, as: LaneFloats.self)
+                    groupX += laneCount
+                    index += laneCount
+                }
+            }
+            var groupX = chunkStart
+            while groupX < chunkEnd {
+                let nearEnd = band.isNearEnd(groupX: groupX)
+                let k: Int
+                if nearEnd || !sampledColumns {
+                    k = nearEnd ? capColumns : subColumns
+                    for edge in -1...(k + 1) {
+                        let offset = Double(edge) / Double(k)
+                        var (lo, hi) = sampler.crossSection(groupX: groupX, offset: offset, exact: exact)
+                        if nearEnd {
+                            band.ends.apply(x: laneOffsets + Float(Double(groupX) + offset), low: &lo, high: &hi)
+                        }
+                        scratch.lowEdges[edge + 1] = lo
+                        scratch.highEdges[edge + 1] = hi
+                    }
+                } else {
+                    k = 1
+                    loadColumnEdges(lowSamples, groupX: groupX, chunkStart: chunkStart, into: scratch.lowEdges)
+                    loadColumnEdges(highSamples, groupX: groupX, chunkStart: chunkStart, into: scratch.highEdges)
+                }
+                // The chord correction assumes a smooth boundary; the caps have kinks.
+                drawStrokeGroup(band, scratch, groupX: groupX, subColumns: k, corrected: !nearEnd)
+                groupX += laneCount
+            }
+            chunkStart = chunkEnd
+        }
+    }
+}
+
+/// Sampled-disc path (`StrokeBandSampler.discCrossSection`, caps included). Disc envelopes have
+/// kinks (where the highest point jumps between crests) but are exact between them: half the
+/// robust path's sub-columns kept the random tests' worst pixel at 0.017 (0.009 with them).
+@inlinable
+func strokeSampledDiscBand(_ band: StrokeBand, _ angles: DiscAngles) {
+    let discColumns = max(4, band.stretchedSubColumns)
+    let sampler = band.sampler
+    withWaveScratch { lanes, _ in
+        let scratch = StrokeChordScratch(lanes)
+        var groupX = band.firstGroup
+        while groupX < band.columns.upperBound {
+            let nearEnd = band.isNearEnd(groupX: groupX)
+            let k = nearEnd ? WaveSampler.maximumSubColumns : discColumns
+            for edge in -1...(k + 1) {
+                let offset = Double(edge) / Double(k)
+                var (lo, hi) = sampler.discCrossSection(groupX: groupX, offset: offset, angles: angles, ends: band.ends)
+                if nearEnd {
+                    band.ends.cutAtNormals(x: laneOffsets + Float(Double(groupX) + offset), low: &lo, high: &hi)
+                }
+                scratch.lowEdges[edge + 1] = lo
+                scratch.highEdges[edge + 1] = hi
+            }
+            drawStrokeGroup(band, scratch, groupX: groupX, subColumns: k, corrected: false)
+            groupX += laneCount
+        }
+    }
+}
+
+/// Robust path: the capsule envelope of a fine polyline (`WaveStrokeEnvelope`, scalar Double),
+/// at least 8 sub-columns per column and 32 at the caps.
+@inlinable
+func strokeRobustBand(_ band: StrokeBand) {
+    let geometry = band.geometry
     let stretch = 1 + geometry.slopeBound * geometry.slopeBound
-    // lo and hi bend like g″ stretched by the slope (fast path) or g″/(1 − r·κ) (exact path).
-    let stretchedColumns = WaveSampler.subColumns(curvatureBound: geometry.curvatureBound * stretch, tolerance: 0.1)
-    let fastColumns =
-        exact
-        ? WaveSampler.subColumns(
-            curvatureBound: geometry.curvatureBound / (1 - r * geometry.curvatureBound), tolerance: 0.1)
-        : stretchedColumns
-    // The caps' tips have vertical tangents that chords follow poorly; the error at a tip grows
-    // like √r, so the wide strokes of the exact path take the most sub-columns there.
-    let capColumns = exact ? WaveSampler.maximumSubColumns : max(fastColumns, 16)
     let robustColumns = max(
         8, WaveSampler.subColumns(curvatureBound: geometry.curvatureBound * stretch, tolerance: 0.05))
-    // Disc envelopes have kinks (where the highest point jumps between crests) but are exact
-    // between them: half the robust path's sub-columns kept the random tests' worst pixel at
-    // 0.017 (0.009 with them); with disc samples for 0.02 px instead of 0.01 px, the waveform
-    // scene at frequency 120 went from 10.4 to 6.4 ms a frame.
-    let discColumns = max(4, stretchedColumns)
-    let sampler = WaveSampler(wavelength: 2 * Double.pi / geometry.angular, phase: geometry.phase)
-    let blender = WaveBlender(source)
-    let ends = WaveStrokeEnds(geometry, origin: origin)
-    // Rows relative to origin: [firstRow, endRow).
-    let firstRow = rows.lowerBound - origin
-    let endRow = rows.upperBound - origin
-    // Groups whose columns reach within r + 1 of an end draw the caps.
-    let capStart = -r - 1
-    let capEnd = r + 1
-    let tailStart = geometry.length - r - 1
-    let tailEnd = geometry.length + r + 1
-    let capacity = WaveSampler.maximumSubColumns
-    let band = StrokeBandSampler(geometry, sampler, origin: origin)
     let envelope = WaveStrokeEnvelope(geometry)
-    let sampledColumns = smooth && fastColumns == 1
-    withWaveScratch { scratch, sampleScratch in
-        do {
-            let lowEdges = scratch
-            let highEdges = lowEdges + (capacity + 3)
-            let lowStarts = highEdges + (capacity + 3)
-            let lowSlopes = lowStarts + capacity
-            let highStarts = lowSlopes + capacity
-            let highSlopes = highStarts + capacity
-            let lowSamples = sampleScratch
-            let highSamples = lowSamples + waveChunkSamples
-            // Groups sit at multiples of 16 in absolute x (the same lanes and the same path for
-            // any clip); lanes outside the clip are computed but not written.
-            var chunkStart = columns.lowerBound - columns.lowerBound % laneCount
-            while chunkStart < columns.upperBound {
-                let chunkEnd = min(columns.upperBound, chunkStart + waveChunkColumns)
-                if sampledColumns {
-                    var groupX = chunkStart - laneCount
-                    var index = 0
-                    while groupX < chunkEnd + laneCount {
-                        let (lo, hi) = band.crossSection(groupX: groupX, offset: 0, exact: exact)
-                        UnsafeMutableRawPointer(lowSamples + index).storeBytes(of: lo, as: LaneFloats.self)
-                        UnsafeMutableRawPointer(highSamples + index).storeBytes(of: hi, as: LaneFloats.self)
-                        groupX += laneCount
-                        index += laneCount
-                    }
+    withWaveScratch { lanes, _ in
+        let scratch = StrokeChordScratch(lanes)
+        var groupX = band.firstGroup
+        while groupX < band.columns.upperBound {
+            let nearEnd = band.isNearEnd(groupX: groupX)
+            let k = nearEnd ? WaveSampler.maximumSubColumns : robustColumns
+            sampleStrokeEnvelope(
+                envelope, groupX: groupX, subColumns: k, origin: band.origin, low: scratch.lowEdges,
+                high: scratch.highEdges)
+            if nearEnd {
+                for edge in -1...(k + 1) {
+                    let x = laneOffsets + Float(Double(groupX) + Double(edge) / Double(k))
+                    band.ends.cutAtNormals(x: x, low: &scratch.lowEdges[edge + 1], high: &scratch.highEdges[edge + 1])
                 }
-                var groupX = chunkStart
-                while groupX < chunkEnd {
-                    let lanes = max(columns.lowerBound, groupX)..<min(columns.upperBound, groupX + laneCount)
-                    let left = Double(groupX) - 1
-                    let right = Double(groupX + laneCount) + 1
-                    let nearEnd = (right >= capStart && left <= capEnd) || (right >= tailStart && left <= tailEnd)
-                    let k: Int
-                    if let discAngles {
-                        k = nearEnd ? capacity : discColumns
-                        for edge in -1...(k + 1) {
-                            (lowEdges[edge + 1], highEdges[edge + 1]) = band.discCrossSection(
-                                groupX: groupX, offset: Double(edge) / Double(k), angles: discAngles, ends: ends)
-                        }
-                    } else if !smooth {
-                        k = nearEnd ? capacity : robustColumns
-                        sampleStrokeEnvelope(
-                            envelope, groupX: groupX, subColumns: k, origin: origin, low: lowEdges, high: highEdges)
-                    } else if nearEnd || !sampledColumns {
-                        k = nearEnd ? capColumns : fastColumns
-                        for edge in -1...(k + 1) {
-                            let offset = Double(edge) / Double(k)
-                            var (lo, hi) = band.crossSection(groupX: groupX, offset: offset, exact: exact)
-                            if nearEnd {
-                                ends.apply(x: laneOffsets + Float(Double(groupX) + offset), low: &lo, high: &hi)
-                            }
-                            lowEdges[edge + 1] = lo
-                            highEdges[edge + 1] = hi
-                        }
-                    } else {
-                        k = 1
-                        loadColumnEdges(lowSamples, groupX: groupX, chunkStart: chunkStart, into: lowEdges)
-                        loadColumnEdges(highSamples, groupX: groupX, chunkStart: chunkStart, into: highEdges)
-                    }
-                    // The chord correction assumes a smooth boundary; caps and envelopes have kinks.
-                    let corrected = smooth && !nearEnd
-                    let (lowBounds, highBounds) = laneBounds(
-                        buildChordLanes(
-                            edges: lowEdges, subColumns: k, corrected: corrected, starts: lowStarts, slopes: lowSlopes),
-                        buildChordLanes(
-                            edges: highEdges, subColumns: k, corrected: corrected, starts: highStarts,
-                            slopes: highSlopes))
-                    // The edges are dead once the chords are built: their slots hold the runs' reciprocals.
-                    let lowReciprocals = lowEdges
-                    let highReciprocals = highEdges
-                    chordRunReciprocals(slopes: lowSlopes, subColumns: k, into: lowReciprocals)
-                    chordRunReciprocals(slopes: highSlopes, subColumns: k, into: highReciprocals)
-                    let top = clampedRow(lowBounds.low.rounded(.down), low: firstRow, high: endRow)
-                    let bottom = max(top, clampedRow(highBounds.high.rounded(.up), low: firstRow, high: endRow))
-                    // Rows between every lane's lo and hi are fully covered: constant spans.
-                    let fullTop = clampedRow(lowBounds.high.rounded(.up), low: firstRow, high: endRow)
-                    let fullBottom = clampedRow(highBounds.low.rounded(.down), low: firstRow, high: endRow)
-                    for y in top..<bottom {
-                        if y >= fullTop && y < fullBottom {
-                            blender.fullSpan(surface.row(origin + y), from: lanes.lowerBound, to: lanes.upperBound)
-                            continue
-                        }
-                        // Above every lane's lo the row is wholly below lo (1); above every hi, the
-                        // row's part below hi is empty (0): only the other integral is needed.
-                        let rowBottom = Float(y + 1)
-                        var belowLow = LaneFloats(repeating: 1)
-                        if y < fullTop {
-                            belowLow = coverageBelowChordsScaled(
-                                rowBottom: rowBottom, starts: lowStarts, reciprocals: lowReciprocals,
-                                slopes: lowSlopes, subColumns: k)
-                        }
-                        var belowHigh = LaneFloats(repeating: 0)
-                        if y >= fullBottom {
-                            belowHigh = coverageBelowChordsScaled(
-                                rowBottom: rowBottom, starts: highStarts, reciprocals: highReciprocals,
-                                slopes: highSlopes, subColumns: k)
-                        }
-                        let coverage = laneClamp01(belowLow - belowHigh)
-                        blender.coverageLanes(surface.row(origin + y), group: groupX, lanes: lanes, coverage: coverage)
-                    }
-                    groupX += laneCount
-                }
-                chunkStart = chunkEnd
             }
+            drawStrokeGroup(band, scratch, groupX: groupX, subColumns: k, corrected: false)
+            groupX += laneCount
         }
+    }
+}
+
+/// What every stroke method shares for one op and band: the pixels, the colour, the curve and
+/// its ends, and the columns and rows to draw (rows relative to `origin`: [firstRow, endRow)).
+@usableFromInline
+struct StrokeBand {
+    @usableFromInline let surface: PixelSurface
+    @usableFromInline let geometry: WaveStrokeGeometry
+    @usableFromInline let blender: WaveBlender
+    @usableFromInline let sampler: StrokeBandSampler
+    @usableFromInline let ends: WaveStrokeEnds
+    @usableFromInline let columns: Range<Int>
+    @usableFromInline let origin: Int
+    @usableFromInline let firstRow: Int
+    @usableFromInline let endRow: Int
+
+    @inlinable
+    init(
+        _ surface: PixelSurface, _ geometry: WaveStrokeGeometry, _ source: SourceColor, columns: Range<Int>,
+        rows: Range<Int>, origin: Int
+    ) {
+        self.surface = surface
+        self.geometry = geometry
+        blender = WaveBlender(source)
+        let waveSampler = WaveSampler(wavelength: 2 * Double.pi / geometry.angular, phase: geometry.phase)
+        sampler = StrokeBandSampler(geometry, waveSampler, origin: origin)
+        ends = WaveStrokeEnds(geometry, origin: origin)
+        self.columns = columns
+        self.origin = origin
+        firstRow = rows.lowerBound - origin
+        endRow = rows.upperBound - origin
+    }
+
+    /// Groups sit at multiples of 16 in absolute x (the same lanes and the same path for any
+    /// clip); lanes outside the clip are computed but not written.
+    @inlinable var firstGroup: Int { columns.lowerBound - columns.lowerBound % laneCount }
+
+    /// Whether the group's columns (widened by one) reach within r + 1 of an end: it draws a cap.
+    @inlinable
+    func isNearEnd(groupX: Int) -> Bool {
+        let r = geometry.radius
+        let left = Double(groupX) - 1
+        let right = Double(groupX + laneCount) + 1
+        return (right >= -r - 1 && left <= r + 1)
+            || (right >= geometry.length - r - 1 && left <= geometry.length + r + 1)
+    }
+
+    /// Sub-columns for curves that bend like g″ stretched by the slope, 1 + g′² (tolerance 0.1).
+    @inlinable var stretchedSubColumns: Int {
+        let stretch = 1 + geometry.slopeBound * geometry.slopeBound
+        return WaveSampler.subColumns(curvatureBound: geometry.curvatureBound * stretch, tolerance: 0.1)
+    }
+}
+
+/// A group's sub-column edges (k + 3 vectors each for lo and hi) and its chords, in scratch lanes.
+@usableFromInline
+struct StrokeChordScratch {
+    @usableFromInline let lowEdges: UnsafeMutablePointer<LaneFloats>
+    @usableFromInline let highEdges: UnsafeMutablePointer<LaneFloats>
+    @usableFromInline let lowStarts: UnsafeMutablePointer<LaneFloats>
+    @usableFromInline let lowSlopes: UnsafeMutablePointer<LaneFloats>
+    @usableFromInline let highStarts: UnsafeMutablePointer<LaneFloats>
+    @usableFromInline let highSlopes: UnsafeMutablePointer<LaneFloats>
+
+    @inlinable
+    init(_ lanes: UnsafeMutablePointer<LaneFloats>) {
+        let capacity = WaveSampler.maximumSubColumns
+        lowEdges = lanes
+        highEdges = lowEdges + (capacity + 3)
+        lowStarts = highEdges + (capacity + 3)
+        lowSlopes = lowStarts + capacity
+        highStarts = lowSlopes + capacity
+        highSlopes = highStarts + capacity
+    }
+}
+
+/// Blends one group of sixteen columns from its sub-column edges (in `scratch`): chords of lo
+/// and hi, then each row's coverage fill(below lo) − fill(below hi); rows between every lane's
+/// lo and hi are constant spans.
+@inlinable @inline(__always)
+func drawStrokeGroup(
+    _ band: StrokeBand, _ scratch: StrokeChordScratch, groupX: Int, subColumns k: Int, corrected: Bool
+) {
+    let lanes = max(band.columns.lowerBound, groupX)..<min(band.columns.upperBound, groupX + laneCount)
+    let firstRow = band.firstRow
+    let endRow = band.endRow
+    let (lowBounds, highBounds) = laneBounds(
+        buildChordLanes(
+            edges: scratch.lowEdges, subColumns: k, corrected: corrected, starts: scratch.lowStarts,
+            slopes: scratch.lowSlopes),
+        buildChordLanes(
+            edges: scratch.highEdges, subColumns: k, corrected: corrected, starts: scratch.highStarts,
+            slopes: scratch.highSlopes))
+    // The edges are dead once the chords are built: their slots hold the runs' reciprocals.
+    let lowReciprocals = scratch.lowEdges
+    let highReciprocals = scratch.highEdges
+    chordRunReciprocals(slopes: scratch.lowSlopes, subColumns: k, into: lowReciprocals)
+    chordRunReciprocals(slopes: scratch.highSlopes, subColumns: k, into: highReciprocals)
+    let top = clampedRow(lowBounds.low.rounded(.down), low: firstRow, high: endRow)
+    let bottom = max(top, clampedRow(highBounds.high.rounded(.up), low: firstRow, high: endRow))
+    // Rows between every lane's lo and hi are fully covered: constant spans.
+    let fullTop = clampedRow(lowBounds.high.rounded(.up), low: firstRow, high: endRow)
+    let fullBottom = clampedRow(highBounds.low.rounded(.down), low: firstRow, high: endRow)
+    for y in top..<bottom {
+        let row = band.surface.row(band.origin + y)
+        if y >= fullTop && y < fullBottom {
+            band.blender.fullSpan(row, from: lanes.lowerBound, to: lanes.upperBound)
+            continue
+        }
+        // Above every lane's lo the row is wholly below lo (1); above every hi, the row's part
+        // below hi is empty (0): only the other integral is needed.
+        let rowBottom = Float(y + 1)
+        var belowLow = LaneFloats(repeating: 1)
+        if y < fullTop {
+            belowLow = coverageBelowChordsScaled(
+                rowBottom: rowBottom, starts: scratch.lowStarts, reciprocals: lowReciprocals,
+                slopes: scratch.lowSlopes, subColumns: k)
+        }
+        var belowHigh = LaneFloats(repeating: 0)
+        if y >= fullBottom {
+            belowHigh = coverageBelowChordsScaled(
+                rowBottom: rowBottom, starts: scratch.highStarts, reciprocals: highReciprocals,
+                slopes: scratch.highSlopes, subColumns: k)
+        }
+        let coverage = laneClamp01(belowLow - belowHigh)
+        band.blender.coverageLanes(row, group: groupX, lanes: lanes, coverage: coverage)
     }
 }
 

@@ -7,9 +7,12 @@ import SwellRaster
 /// vertical coverage clamp(j + 1 − f(x), 0, 1) of every row (Foundation `sin`).
 /// Strokes: `subRows` horizontal sample lines per pixel row, each contributing the exact
 /// x-intervals of the union of the capsules (radius width/2) around a polyline through the
-/// centre line, fine enough that its chord error is below 1e-4 px. The kernels instead work
-/// with vertical cross-sections and chords per column, so the two methods share nothing but
-/// the definition of the shape.
+/// centre line, fine enough that its chord error is below 1e-4 px, with the ends cut by the
+/// curve's exact normals at x = 0 and x = L (butt caps, as bench-data/README.md defines the
+/// stroke: the points within width/2 *measured perpendicular to the curve* for 0 ≤ x ≤ L),
+/// except where the stroke folds within its width of an end, which stays round. The
+/// kernels instead work with vertical cross-sections and chords per column, so the two methods
+/// share nothing but the definition of the shape.
 enum ReferenceWave {
     static func height(_ wave: Wave, at x: Double) -> Double {
         wave.baseline + wave.amplitude * sin(2 * Double.pi * x / wave.wavelength + wave.phase)
@@ -91,6 +94,8 @@ enum ReferenceWave {
             let last = min(height - 1, Int(min(highY, Double(height)).rounded(.down)))
             if first <= last { for j in first...last { rowSegments[j].append(m) } }
         }
+        let ends = EndNormals(stroke)
+        let cut = buttEnds(stroke)
         var spans: [(Double, Double)] = []
         for j in 0..<height where !rowSegments[j].isEmpty {
             for sub in 0..<subRows {
@@ -99,6 +104,7 @@ enum ReferenceWave {
                 for m in rowSegments[j] {
                     if let span = capsuleSpan(points[m], points[m + 1], radius: r, atY: ys) { spans.append(span) }
                 }
+                if cut { cutAtEndNormals(&spans, ends, atY: ys) }
                 guard !spans.isEmpty else { continue }
                 spans.sort { $0.0 < $1.0 }
                 var current = spans[0]
@@ -114,6 +120,71 @@ enum ReferenceWave {
             }
         }
         return CoverageMap(width: width, height: height, values: values)
+    }
+
+    /// The two end normals of a stroke: end points, exact slopes g'(0) and g'(L) (from the
+    /// derivative written out, not differences), and how far each normal reaches along x.
+    struct EndNormals {
+        let startY: Double
+        let startSlope: Double
+        let startReach: Double
+        let length: Double
+        let endY: Double
+        let endSlope: Double
+        let endReach: Double
+
+        init(_ stroke: WaveStroke) {
+            let r = stroke.width / 2
+            length = stroke.length
+            startY = centre(stroke, at: 0)
+            endY = centre(stroke, at: stroke.length)
+            startSlope = slope(stroke, at: 0)
+            endSlope = slope(stroke, at: stroke.length)
+            startReach = r * abs(startSlope) / (1 + startSlope * startSlope).squareRoot()
+            endReach = r * abs(endSlope) / (1 + endSlope * endSlope).squareRoot()
+        }
+    }
+
+    /// Whether the stroke's ends are cut (butt caps): where it does not fold within its width
+    /// of an end, r·|g″| ≤ ½ over the 2r + 2 px next to each end, bounded here from the
+    /// envelope's own bound near the ends. Where it folds the ends stay round.
+    static func buttEnds(_ stroke: WaveStroke) -> Bool {
+        let r = stroke.width / 2
+        guard stroke.envelope == .parabola else { return r * curvatureBound(stroke) <= 0.5 }
+        let a = abs(stroke.wave.amplitude)
+        let w = 2 * Double.pi / abs(stroke.wave.wavelength)
+        let near = min(1, 4 * (2 * r + 2) / stroke.length)
+        let e1 = 4 / stroke.length
+        let bound = a * (near * w * w + 2 * e1 * w + e1 * e1 / 2)
+        return r * bound <= 0.5
+    }
+
+    static func slope(_ stroke: WaveStroke, at x: Double) -> Double {
+        let wave = stroke.wave
+        let omega = 2 * Double.pi / wave.wavelength
+        let s = sin(omega * x + wave.phase)
+        let c = cos(omega * x + wave.phase)
+        guard stroke.envelope == .parabola else { return wave.amplitude * omega * c }
+        let half = stroke.length / 2
+        let u = (x - half) / half
+        return wave.amplitude * ((-2 * u / half) * s + (1 - u * u) * omega * c)
+    }
+
+    /// Removes from the spans of the line y = ys what lies beyond an end normal: at the start the
+    /// points with (P − E₀)·(1, m₀) < 0, at the end those with (P − E₁)·(1, m₁) > 0, each only
+    /// within the x range its normal spans (|x − end| ≤ r·|m|/√(1 + m²)), where the round stroke
+    /// beyond the normal is the end disc's outer half. Near an end whose stroke does not fold,
+    /// that leaves exactly the points within r of the curve measured along its normals.
+    static func cutAtEndNormals(_ spans: inout [(Double, Double)], _ ends: EndNormals, atY ys: Double) {
+        // Beyond the start normal: x < −m₀·(ys − y₀), within x < reach₀.
+        let startCut = min(ends.startReach, -ends.startSlope * (ys - ends.startY))
+        // Beyond the end normal: x > L − m₁·(ys − y₁), within x > L − reach₁.
+        let endCut = max(ends.length - ends.endReach, ends.length - ends.endSlope * (ys - ends.endY))
+        spans = spans.compactMap { span in
+            let low = max(span.0, startCut)
+            let high = min(span.1, endCut)
+            return low < high ? (low, high) : nil
+        }
     }
 
     private static func add(

@@ -1,11 +1,12 @@
-/// Source-over in 16-bit fixed point for the wave kernels: per channel
-/// out = (d·keep + add) >> 16 with keep = (1 − α)·2^16 and add = s·α·2^16 + 2^15, in 32-bit
-/// lanes. The fixed-point terms are within 2^-16 of the real ones, so the result is the
-/// correctly rounded d + (s − d)·α except within 0.005 of a tie, and ties round up as the
-/// reference's `rounded()` does (the shared Float `blend` rounds ties to even). It is also
-/// cheaper than `blend`: three integer multiplies and shifts per channel, no int↔float
-/// conversions (the standard library's SIMD16<Int32>→Float initialiser is an out-of-line call
-/// in `blend`), and the constant-alpha form needs nothing per pixel but the channel math.
+/// The `fixed16` blend precision (`BlendPrecision`, which says which ops use it): source-over
+/// in 16-bit fixed point, per channel out = (d·keep + add) >> 16 with keep = (1 − α)·2^16 and
+/// add = s·α·2^16 + 2^15, in 32-bit lanes. The fixed-point terms are within 2^-16 of the real
+/// ones, so the result is the correctly rounded d + (s − d)·α except within 0.005 of a tie, and
+/// ties round up as the reference's `rounded()` does (the `float` precision rounds ties to
+/// even). Three integer multiplies and shifts per channel, no int↔float conversions, and the
+/// constant-alpha form (`fullSpan`, `fullPixel`) needs nothing per pixel but the channel math.
+/// The coverage form (`coverageLanes`) rounds α·2^16 and s·α·2^8 per lane instead of taking the
+/// op's constants; both stay within the bound above (BlendTests).
 @frozen
 public struct WaveBlender {
     @usableFromInline let red: Float
@@ -23,10 +24,16 @@ public struct WaveBlender {
 
     @inlinable
     public init(_ source: SourceColor) {
+        self.init(source, alpha: source.alpha)
+    }
+
+    /// The blender of `source`'s colour at `sourceAlpha` instead of its own alpha.
+    @inlinable
+    public init(_ source: SourceColor, alpha sourceAlpha: Float) {
         red = source.red
         green = source.green
         blue = source.blue
-        alpha = min(max(source.alpha, 0), 1)
+        alpha = min(max(sourceAlpha, 0), 1)
         let a = Double(alpha)
         keep = UInt32(((1 - a) * 65536).rounded())
         addRed = UInt32((Double(source.red) * a * 65536).rounded()) + 32768

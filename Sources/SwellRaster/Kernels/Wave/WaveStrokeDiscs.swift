@@ -17,14 +17,14 @@
 /// of it by at most F·h²/8, which N makes ≤ 0.02 px (`WaveStrokeGeometry.discSamples`), and the
 /// Newton step removes even that where the best sample sits on the true crest. Points whose t
 /// falls beyond 0…L are pushed out of the search, and the two end points' discs (the round
-/// caps) are candidates of their own, so the caps are exact here too.
+/// stroke's ends) are candidates of their own, so the round stroke is exact here too; near the
+/// ends the kernel then cuts it at the end normals (`WaveStrokeEnds.cutAtNormals`).
 ///
 /// Cost: N + 6 sines per sub-column edge (N = 23 for the waveform scene at frequency 120),
 /// against the scalar robust path's polyline search, which this path replaces for every
-/// stroke with N ≤ `WaveStrokeGeometry.maximumDiscSamples`. That scene renders in 5.2 ms a
-/// frame (155 ms on the robust path). Measured steps (`swell bench FILE --frames 30 --threads
-/// 1`, interleaved): the sample loop's sine inlined (the Newton step's sines stay calls) 6.2 → 5.7 ms;
-/// the angles' sines once per stroke (`DiscAngles`) instead of per cross-section 5.4 → 5.15 ms.
+/// stroke with N ≤ `WaveStrokeGeometry.maximumDiscSamples`. Only the sample loop's sine is
+/// inlined (the Newton step's stay calls), and the angles' sines are set up once per stroke
+/// (`DiscAngles`). Now: that scene 5.2 ms a frame (155 ms on the robust path); docs/speed.md.
 extension StrokeBandSampler {
     /// [lo, hi] of the stroke for the sixteen lanes x = groupX + lane + offset, from the disc
     /// angles `angles`; `ends` gives the end points (the caps) and the length.
@@ -76,7 +76,8 @@ extension StrokeBandSampler {
             turns: turns, centred: centred, x: x, s: bottomSine, c: bottomCosine, side: -1, limit: h, length: length)
         top = laneMax(top, refinedTop)
         bottom = laneMin(bottom, refinedBottom)
-        // The end points' discs: the round caps (beyond r from an end point they reach nothing).
+        // The end points' discs, the round stroke's ends (beyond r from an end point they reach
+        // nothing); the kernel cuts them at the end normals afterwards.
         let rr = r * r
         let fromEnd = x - length
         let startReach = rr - x * x

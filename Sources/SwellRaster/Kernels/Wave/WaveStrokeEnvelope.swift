@@ -6,7 +6,8 @@
 /// within r horizontally every height is reached (intermediate values), and outside that range
 /// the distance grows monotonically. So hi(x) is the maximum over the capsules of the polyline
 /// of their top at x (the discs around the vertices and the offset edges of the segments), and
-/// lo(x) the minimum of their bottoms. Round caps come for free: the disc around an end vertex.
+/// lo(x) the minimum of their bottoms. Round ends come for free (the disc around an end vertex);
+/// the kernel then cuts them at the end normals (`WaveStrokeEnds.cutAtNormals`).
 /// Used for the ends of every stroke and for strokes whose curvature is too high for the
 /// vertical band g ± r·√(1 + g'²). Scalar Double, a few hundred operations per sample.
 @usableFromInline

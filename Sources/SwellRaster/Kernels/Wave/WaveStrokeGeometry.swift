@@ -92,6 +92,30 @@ struct WaveStrokeGeometry {
         radius * curvatureBound <= 0.5 && slopeBound <= 8
     }
 
+    /// Whether the ends are cut by the normals (butt caps): where the stroke does not fold within
+    /// its width of an end, r·|g″| ≤ ½ there (the bound over the 2r + 2 px next to each end).
+    /// Where it folds (zig-zags shorter than the width), the region beyond an end normal is
+    /// not the end disc's half alone, its column no longer one interval, and the end stays
+    /// round (the union of the discs around the curve's points).
+    @inlinable
+    var hasButtEnds: Bool {
+        radius * endCurvatureBound <= 0.5
+    }
+
+    /// An upper bound of |g''| within 2r + 2 px of either end.
+    @inlinable
+    var endCurvatureBound: Double {
+        guard parabola else { return curvatureBound }
+        let a = abs(amplitude)
+        let w = abs(angular)
+        // e = 1 − u² with u = 2x/L − 1, so within d of an end e ≤ 1 − (1 − 2d/L)² ≤ 4d/L.
+        let d = 2 * radius + 2
+        let e = min(1, 4 * d / length)
+        let e1 = 4 / length
+        let e2 = 8 / (length * length)
+        return a * (e2 + 2 * e1 * w + e * w * w)
+    }
+
     /// Disc angles the sampled-disc path (`WaveStrokeDiscs`) takes per cross-section over
     /// [−angle, angle] (`discAngle`): with F = r²·|g''| + r·|g'| + r bounding the second
     /// derivative of a disc point's height over the angle, samples h = 2·angle/(N − 1) apart miss
