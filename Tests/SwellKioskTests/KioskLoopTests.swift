@@ -1,5 +1,6 @@
 import SwellKiosk
 import SwellRaster
+import SwellSystem
 import Testing
 
 @Test func anIdleSceneShowsOneFrameAndTheLoopRestoresOnTheTimeLimit() throws {

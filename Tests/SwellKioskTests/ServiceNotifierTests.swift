@@ -1,6 +1,7 @@
 import Foundation
 import SwellKiosk
 import SwellRaster
+import SwellSystem
 import Testing
 
 /// systemd's notification protocol as Swell speaks it, received on a real AF_UNIX datagram

@@ -1,4 +1,5 @@
 import SwellRaster
+import SwellSystem
 
 /// Why a loop ended.
 public enum LoopEnd: Sendable, Equatable {

@@ -1,10 +1,10 @@
 import CDRM
 import CSysShims
 import SwellRaster
+import SwellSystem
 
-#if canImport(Glibc)
-    import Glibc
-#endif
+// The kernel is reached only through libdrm (CDRM), CSysShims (the crash handler) and
+// SwellSystem (descriptors, mappings, poll, the clock): no C library call of its own.
 
 /// What `DRMPresenter` should drive: a card path (nil: the first with a connected connector),
 /// a connector name (nil: the first connected) and a mode (nil: the preferred one).
@@ -25,8 +25,8 @@ struct DumbBuffer {
     let handle: UInt32
     let framebufferID: UInt32
     let pitch: Int
-    let size: Int
-    let memory: UnsafeMutableRawPointer
+    let mapping: MappedMemory
+    var memory: UnsafeMutableRawPointer { mapping.base }
 }
 
 /// Presents through DRM/KMS: two dumb buffers, one modeset, then page flips paced by their events.
@@ -205,18 +205,18 @@ public final class DRMPresenter: Presenter {
         }
         var offset: UInt64 = 0
         result = drmModeMapDumbBuffer(fd, handle, &offset)
-        let memory =
-            result == 0 ? mmap(nil, Int(size), PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset)) : MAP_FAILED
-        guard result == 0, let memory, memory != MAP_FAILED else {
-            let error = result == 0 ? Errno.current : drmError(result)
+        let mapping: MappedMemory
+        do throws(Errno) {
+            guard result == 0 else { throw drmError(result) }
+            mapping = try MappedMemory.map(card.fd, length: Int(size), offset: Int64(offset))
+        } catch {
             drmModeRmFB(fd, framebuffer)
             drmModeDestroyDumbBuffer(fd, handle)
             throw KioskError(.io, "\(card.path): cannot map a dumb buffer: \(error)")
         }
         // Start black (a write-only fill; the memory is never read).
-        memset(memory, 0, Int(size))
-        return DumbBuffer(
-            handle: handle, framebufferID: framebuffer, pitch: Int(pitch), size: Int(size), memory: memory)
+        mapping.base.initializeMemory(as: UInt8.self, repeating: 0, count: mapping.length)
+        return DumbBuffer(handle: handle, framebufferID: framebuffer, pitch: Int(pitch), mapping: mapping)
     }
 
     private func armCrashRestore() {
@@ -418,9 +418,8 @@ public final class DRMPresenter: Presenter {
                 kioskWarn("\(card.path): no page-flip event within \(Int(max(0.25, pacer.interval * 4) * 1000)) ms")
                 break
             }
-            // One pollfd on the stack: this runs every frame and must not allocate.
-            var entry = pollfd(fd: card.fd.rawValue, events: Int16(POLLIN), revents: 0)
-            if poll(&entry, 1, Int32(remaining * 1000) + 1) <= 0 {
+            // This runs every frame: waitReadable allocates nothing.
+            if !card.fd.waitReadable(timeoutMilliseconds: Int32(remaining * 1000) + 1) {
                 if StopSignals.received != nil { break }
                 continue
             }
@@ -474,7 +473,7 @@ public final class DRMPresenter: Presenter {
         }
         swell_crash_restore_forget()
         for buffer in buffers {
-            munmap(buffer.memory, buffer.size)
+            buffer.mapping.unmap()
             drmModeRmFB(fd, buffer.framebufferID)
             drmModeDestroyDumbBuffer(fd, buffer.handle)
         }

@@ -1,5 +1,6 @@
 import CSysShims
 import SwellRaster
+import SwellSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -22,8 +23,8 @@ public final class FBDevPresenter: Presenter {
     public let doubleBuffered: Bool
 
     private let fd: FileDescriptor
-    private let memory: UnsafeMutableRawPointer
-    private let mappedLength: Int
+    private let mapping: MappedMemory
+    private var memory: UnsafeMutableRawPointer { mapping.base }
     private let original: fb_var_screeninfo
     private var current: fb_var_screeninfo
     private var backPage = 0
@@ -95,19 +96,18 @@ public final class FBDevPresenter: Presenter {
             fd.close()
             throw error
         }
-        mappedLength = Int(fixed.smem_len)
-        let mapped = mmap(nil, mappedLength, PROT_READ | PROT_WRITE, MAP_SHARED, fd.rawValue, 0)
-        guard let mapped, mapped != MAP_FAILED else {
-            let error = Errno.current
+        let mappedLength = Int(fixed.smem_len)
+        do {
+            mapping = try MappedMemory.map(fd, length: mappedLength)
+        } catch {
             fd.close()
             throw KioskError(.io, "\(path): cannot map \(mappedLength) bytes of framebuffer memory: \(error)")
         }
-        memory = mapped
 
         // Two pages only when the virtual screen holds them and the driver pans (SPI panels do not).
         let pageBytes = lineLength * height
         var canPan = false
-        if Int(variable.yres_virtual) >= 2 * height, mappedLength >= 2 * pageBytes {
+        if Int(variable.yres_virtual) >= 2 * height, mapping.length >= 2 * pageBytes {
             var probe = variable
             probe.xoffset = 0
             probe.yoffset = 0
@@ -128,7 +128,7 @@ public final class FBDevPresenter: Presenter {
 
     deinit {
         restore()
-        munmap(memory, mappedLength)
+        mapping.unmap()
         fd.close()
     }
 
@@ -188,10 +188,11 @@ public final class FBDevPresenter: Presenter {
     /// unless told; msync starts the copy now. Others answer EINVAL once, and are not asked again.
     private func flushDeferredIO(from offset: Int, count: Int) {
         guard msyncWorks else { return }
-        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let start = offset / pageSize * pageSize
-        let length = min(mappedLength - start, count + (offset - start))
-        if msync(memory + start, length, MS_SYNC) != 0 { msyncWorks = false }
+        do {
+            try mapping.synchronize(offset: offset, count: count)
+        } catch {
+            msyncWorks = false
+        }
     }
 
     private func waitForVBlank() {

@@ -4,6 +4,7 @@ import SwellKiosk
 import SwellOutput
 import SwellRaster
 import SwellScenes
+import SwellSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -135,7 +136,7 @@ func checkChecksums(_ results: [BenchSeries], arguments: ParsedArguments) throws
     guard let path = arguments["expect-checksums"] else { return ExitStatus.success }
     let text: String
     do {
-        text = String(decoding: try readWholeFileBytes(path), as: UTF8.self)
+        text = String(decoding: try readWholeFile(path), as: UTF8.self)
     } catch {
         throw CommandFailure(ExitStatus.noInput, "\(path): cannot read: \(error)")
     }
@@ -211,7 +212,7 @@ func writeText(_ text: String, to path: String) throws {
 /// The *.json files of a folder (`holding` says what they are, for the error), sorted by name.
 func jsonFiles(in folder: String, holding what: String = "draw lists") throws -> [String] {
     guard let names = sortedNames(in: folder, where: { $0.hasSuffix(".json") }) else {
-        throw CommandFailure(ExitStatus.noInput, "\(folder): cannot open folder: \(String(cString: strerror(errno)))")
+        throw CommandFailure(ExitStatus.noInput, "\(folder): cannot open folder: \(Errno.current.message)")
     }
     guard !names.isEmpty else { throw CommandFailure(ExitStatus.noInput, "\(folder): no *.json \(what) in it") }
     return names.map { folder.hasSuffix("/") ? folder + $0 : folder + "/" + $0 }

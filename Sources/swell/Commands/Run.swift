@@ -1,6 +1,7 @@
 import SwellKiosk
 import SwellRaster
 import SwellScenes
+import SwellSystem
 
 let runVerb = Verb(
     name: "run",
