@@ -47,6 +47,13 @@ public final class DRMPresenter: Presenter {
     private let completedFlips = UnsafeMutablePointer<Int>.allocate(capacity: 1)
     private var pacer: FramePacer
     private var dirtyNeeded = true
+    /// Whether DirtyFB takes clip rectangles (EINVAL once: no, the whole buffer is named).
+    private var dirtyClipsWork = true
+    /// Room for one frame's damage as DirtyFB clip rectangles (allocated once).
+    private let clips = UnsafeMutablePointer<drmModeClip>.allocate(capacity: Damage.maximumRects)
+    /// What each dumb buffer misses of the shadow (buffer age).
+    private var damage: ScanoutDamage
+    public private(set) var lastCopySeconds = 0.0
     private var flipsWork = true
     private var saved: drmModeCrtc?
     private var restored = false
@@ -77,6 +84,7 @@ public final class DRMPresenter: Presenter {
             refreshHz: mode.refreshHz, backend: "drm")
         let logical = rotation.logicalSize(panelWidth: mode.width, panelHeight: mode.height)
         shadow = PixelBuffer(width: logical.width, height: logical.height)
+        damage = ScanoutDamage(buffers: 2, width: logical.width, height: logical.height)
 
         try claimMaster()
         if let original = drmModeGetCrtc(card.fd.rawValue, crtcID) {
@@ -95,6 +103,7 @@ public final class DRMPresenter: Presenter {
     deinit {
         restore()
         completedFlips.deallocate()
+        clips.deallocate()
     }
 
     // MARK: opening
@@ -228,8 +237,16 @@ public final class DRMPresenter: Presenter {
 
     // MARK: presenting
 
-    public func present() throws(KioskError) {
+    public func present(damage frame: Damage) throws(KioskError) {
+        lastCopySeconds = 0
         try waitForFlip()
+        // Every buffer misses this frame's damage, also when it is not shown now.
+        damage.add(frame)
+        // Nothing changed: no copy, no flip, no DirtyFB; the picture on screen is this frame.
+        if modeSet && frame.isEmpty {
+            pacer.waitByClock()
+            return
+        }
         // Its display unplugged or powered down: nothing goes to a screen that shows nothing (some
         // drivers stop vblank events then, and every flip would wait for its timeout); the frame
         // is dropped and the clock paces until the display is back (`displayChanged`,
@@ -239,16 +256,14 @@ public final class DRMPresenter: Presenter {
             return
         }
         let back = buffers[backIndex]
-        copyToScanout(
-            shadow.surface, rotation: rotation, format: .xrgb8888, destination: back.memory, pitch: back.pitch,
-            panelWidth: mode.width, panelHeight: mode.height)
+        copyMissing(to: backIndex)
         if !modeSet || !flipsWork {
             try setCrtc(back.framebufferID)
             // The first frame is a modeset (no event to wait for); later ones only come here when
             // the driver cannot flip, and then only the clock can pace.
             if modeSet { pacer.vblankUnavailable() }
+            markDirty(back, damage: modeSet ? frame : nil)
             modeSet = true
-            markDirty(back)
             backIndex ^= 1
             pacer.waitIfClockPaced()
             return
@@ -257,15 +272,29 @@ public final class DRMPresenter: Presenter {
         backIndex ^= 1
         try waitForFlip()
         pacer.vblankReported(at: monotonicSeconds())
-        markDirty(back)
+        markDirty(back, damage: frame)
         pacer.waitIfClockPaced()
+    }
+
+    /// Brings buffer `index` up to the shadow: the rectangles it missed (this frame's damage, and
+    /// the frame before's for the back buffer of a flip), rotated, and nothing else.
+    private func copyMissing(to index: Int) {
+        let started = monotonicSeconds()
+        let buffer = buffers[index]
+        damage.bringUpToDate(buffer: index) { rect in
+            copyToScanout(
+                shadow.surface, rotation: rotation, format: .xrgb8888, destination: buffer.memory,
+                pitch: buffer.pitch, panelWidth: mode.width, panelHeight: mode.height, region: rect)
+        }
+        lastCopySeconds = monotonicSeconds() - started
     }
 
     public var pacing: String {
         guard flipsWork else { return "SetCrtc each frame (no page flips), paced by the clock" }
         let paced =
             pacer.usesClock ? ", paced by the clock (flip events came faster than the display refreshes)" : " on vblank"
-        return "page flips" + paced + (dirtyNeeded ? ", DirtyFB" : "")
+        return "page flips" + paced
+            + (dirtyNeeded ? (dirtyClipsWork ? ", DirtyFB with damage clips" : ", DirtyFB") : "")
     }
 
     /// After a hotplug: re-reads the card; keeps running when our display went away, sets the CRTC
@@ -319,7 +348,7 @@ public final class DRMPresenter: Presenter {
         try waitForFlip()
         let onScreen = buffers[backIndex ^ 1]
         try setCrtc(onScreen.framebufferID)
-        markDirty(onScreen)
+        markDirty(onScreen, damage: nil)
     }
 
     /// Sets the connector's DPMS property; false if it has none.
@@ -434,9 +463,25 @@ public final class DRMPresenter: Presenter {
     }
 
     /// virtio-gpu, udl and command-mode panels only update after DirtyFB; others answer ENOSYS.
-    private func markDirty(_ buffer: DumbBuffer) {
+    /// With `damage`, only its rectangles (panel coordinates) are named; a driver that refuses
+    /// clip rectangles (EINVAL) is told the whole buffer from then on.
+    private func markDirty(_ buffer: DumbBuffer, damage: Damage?) {
         guard dirtyNeeded else { return }
-        let result = drmModeDirtyFB(card.fd.rawValue, buffer.framebufferID, nil, 0)
+        var count = 0
+        if let damage, dirtyClipsWork {
+            for rect in damage.rects {
+                let panel = rotation.panelRect(
+                    ofPicture: rect, logicalWidth: shadow.width, logicalHeight: shadow.height)
+                clips[count] = drmModeClip(
+                    x1: UInt16(panel.x0), y1: UInt16(panel.y0), x2: UInt16(panel.x1), y2: UInt16(panel.y1))
+                count += 1
+            }
+        }
+        var result = drmModeDirtyFB(card.fd.rawValue, buffer.framebufferID, count > 0 ? clips : nil, UInt32(count))
+        if result != 0 && count > 0 && drmError(result) == .invalid {
+            dirtyClipsWork = false
+            result = drmModeDirtyFB(card.fd.rawValue, buffer.framebufferID, nil, 0)
+        }
         if result != 0 {
             let error = drmError(result)
             dirtyNeeded = false

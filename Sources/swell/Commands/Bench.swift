@@ -44,6 +44,9 @@ let benchVerb = Verb(
         .option("frames", "N", "frames to render (default: 20 s of the scene, or 100 per draw list)"),
         .option("threads", "N", "render threads (default: one per core)"),
         .option("refresh", "HZ", "refresh rate that sets the frame budget (default 60)"),
+        .option(
+            "damage", "X,Y,W,H",
+            "present only this rectangle of each frame (the copy to scan-out memory is timed: the 'copy' row)"),
         .option("json", "FILE", "also write the results as JSON"),
         .option("plot", "FILE.svg", "also draw frame time against frame number, with a histogram"),
         .option("expect-checksums", "FILE", "exit 1 if any frame's checksum differs from FILE ('name checksum' lines)"),

@@ -39,6 +39,8 @@ struct SceneBench {
     let frames: Int
     let script: [SwellScenes.TouchEvent]
     let describedInput: String
+    /// --damage: the rectangle each frame presents (nil: whole frames).
+    let damage: Damage?
 
     /// Opens the output; `defaultSeconds` of animation unless --seconds or --frames say otherwise.
     init(_ arguments: ParsedArguments, threads: Int, defaultSeconds: Double) throws {
@@ -53,6 +55,8 @@ struct SceneBench {
                 }
                 ?? (presenting ? presenter.display.refreshHz : 60)
             budget = 1000 / refresh
+            let (width, height) = (presenter.width, presenter.height)
+            damage = try arguments["damage"].map { try damageOption($0, width: width, height: height) }
             let seconds = try secondsOption(arguments) ?? defaultSeconds
             frames = try arguments.integer(
                 "frames", default: max(1, Int((seconds * refresh).rounded())), in: 1...10_000_000)
@@ -74,7 +78,8 @@ struct SceneBench {
 
     func run(_ player: ScenePlayer, name: String) throws -> BenchSeries {
         try benchFrames(
-            player, name: name, on: presenter, presenting: presenting, refresh: refresh, frames: frames, script: script)
+            player, name: name, on: presenter, presenting: presenting, refresh: refresh, frames: frames, script: script,
+            damage: damage)
     }
 
     /// Gives the console and the display back.
@@ -89,13 +94,14 @@ struct SceneBench {
 /// step timed. Stops early on a stop signal. The checksum is the last frame's.
 func benchFrames(
     _ player: ScenePlayer, name: String, on presenter: any Presenter, presenting: Bool, refresh: Double, frames: Int,
-    script: [SwellScenes.TouchEvent]
+    script: [SwellScenes.TouchEvent], damage: Damage? = nil
 ) throws -> BenchSeries {
     var times = FrameTimes()
     times.reserve(frames)
     var progress = ProgressBar(total: frames, label: name)
     var nextEvent = 0
     let surface = presenter.shadow.surface
+    let presented = damage ?? .whole(width: surface.width, height: surface.height)
     for index in 0..<frames {
         if StopSignals.received != nil { break }
         let time = Double(index) / refresh
@@ -108,12 +114,13 @@ func benchFrames(
         let rendered = monotonicSeconds()
         if presenting {
             do {
-                try presenter.present()
+                try presenter.present(damage: presented)  // integrator: the player's damage unless --damage
             } catch {
                 throw commandFailure(error)
             }
         }
         times.render.append((rendered - started) * 1000)
+        times.copy.append(presenting ? presenter.lastCopySeconds * 1000 : 0)
         // Memory has nothing to present: the frame is done when it is rendered.
         times.present.append(presenting ? (monotonicSeconds() - rendered) * 1000 : 0)
         progress.update(index + 1)
@@ -121,6 +128,19 @@ func benchFrames(
     progress.finish()
     return BenchSeries(
         name: name, width: surface.width, height: surface.height, times: times, checksum: checksum(surface))
+}
+
+/// `--damage X,Y,W,H` as damage inside the `width` x `height` picture.
+func damageOption(_ text: String, width: Int, height: Int) throws -> Damage {
+    let parts = text.split(separator: ",").map { Int($0) }
+    guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3], w > 0, h > 0,
+        x >= 0, y >= 0, x + w <= width, y + h <= height
+    else {
+        throw CommandFailure(
+            ExitStatus.usage,
+            "--damage wants X,Y,W,H inside the \(width)x\(height) picture, such as 0,0,\(width),70, not '\(text)'")
+    }
+    return Damage([ClipRect(x0: x, y0: y, x1: x + w, y1: y + h)])
 }
 
 /// Three fingers dragging circles across the screen, lifted and put down again every ~4 s: a
@@ -155,9 +175,9 @@ func draggingFingers(width: Int, height: Int, seconds: Double) -> [SwellScenes.T
 func reportScene(_ series: BenchSeries, budget: Double, arguments: ParsedArguments, title: String) throws {
     let header = ["part", "frames", "min", "p50", "p95", "p99", "max", "mean", "over budget", "headroom"]
     var rows: [[String]] = []
-    for (part, samples) in [
-        ("render", series.times.render), ("present", series.times.present), ("total", series.times.total),
-    ] {
+    var parts = [("render", series.times.render), ("present", series.times.present), ("total", series.times.total)]
+    if series.times.copy.contains(where: { $0 > 0 }) { parts.insert(("copy", series.times.copy), at: 2) }
+    for (part, samples) in parts {
         let s = FrameStatistics(samples, budget: budget)
         let judged = part == "render"
         rows.append([
