@@ -45,8 +45,10 @@ let benchVerb = Verb(
         .option("threads", "N", "render threads (default: one per core)"),
         .option("refresh", "HZ", "refresh rate that sets the frame budget (default 60)"),
         .option(
-            "damage", "X,Y,W,H",
-            "present only this rectangle of each frame (the copy to scan-out memory is timed: the 'copy' row)"),
+            "damage", "X,Y,W,H|diff",
+            "present only this rectangle of each frame, or (diff) what changed from the frame before; "
+                + "the copy to scan-out memory is timed (the 'copy' row)"),
+        .flag("hold", "keep the last frame on the display until SIGTERM or SIGINT (for screenshots)"),
         .option("json", "FILE", "also write the results as JSON"),
         .option("plot", "FILE.svg", "also draw frame time against frame number, with a histogram"),
         .option("expect-checksums", "FILE", "exit 1 if any frame's checksum differs from FILE ('name checksum' lines)"),

@@ -18,10 +18,14 @@ func benchScene(_ sceneName: String, _ arguments: ParsedArguments) throws -> Int
     defer { bench.close() }
     let name = sceneName.split(separator: "/").last.map(String.init) ?? sceneName
     let series = try bench.run(player, name: name)
+    try bench.holdIfAsked()
     print(
         "swell bench: \(name) on \(bench.location), \(series.times.render.count) frames at "
             + "\(formatHertz(bench.refresh)) (stepped clock), \(bench.describedInput)")
     if bench.presenting { print("presenting: \(bench.presenter.pacing)") }
+    if let diff = bench.diff, diff.framePixels > 0 {
+        print("damage diff: \(diff.damagedPixels * 100 / diff.framePixels) % of the frames' pixels copied")
+    }
     try reportScene(
         series, budget: bench.budget, arguments: arguments, title: "swell bench \(name) (\(bench.location))")
     return try checkChecksums([series], arguments: arguments)
@@ -39,8 +43,12 @@ struct SceneBench {
     let frames: Int
     let script: [SwellScenes.TouchEvent]
     let describedInput: String
-    /// --damage: the rectangle each frame presents (nil: whole frames).
+    /// --damage: the rectangle each frame presents (nil: whole frames, or `diff`).
     let damage: Damage?
+    /// --damage diff: each frame's damage found against the frame before.
+    let diff: FrameDiffDamage?
+    /// --hold: the last frame stays on the display until a stop signal.
+    let hold: Bool
 
     /// Opens the output; `defaultSeconds` of animation unless --seconds or --frames say otherwise.
     init(_ arguments: ParsedArguments, threads: Int, defaultSeconds: Double) throws {
@@ -56,7 +64,12 @@ struct SceneBench {
                 ?? (presenting ? presenter.display.refreshHz : 60)
             budget = 1000 / refresh
             let (width, height) = (presenter.width, presenter.height)
-            damage = try arguments["damage"].map { try damageOption($0, width: width, height: height) }
+            let diffing = arguments["damage"] == "diff"
+            damage = try arguments["damage"].flatMap {
+                diffing ? nil : try damageOption($0, width: width, height: height)
+            }
+            diff = diffing ? FrameDiffDamage(width: width, height: height) : nil
+            hold = arguments.has("hold")
             let seconds = try secondsOption(arguments) ?? defaultSeconds
             frames = try arguments.integer(
                 "frames", default: max(1, Int((seconds * refresh).rounded())), in: 1...10_000_000)
@@ -79,7 +92,15 @@ struct SceneBench {
     func run(_ player: ScenePlayer, name: String) throws -> BenchSeries {
         try benchFrames(
             player, name: name, on: presenter, presenting: presenting, refresh: refresh, frames: frames, script: script,
-            damage: damage)
+            damage: damage, diff: diff)
+    }
+
+    /// --hold: keeps the last frame on the display until SIGTERM, SIGINT or SIGHUP.
+    func holdIfAsked() throws {
+        guard hold, presenting else { return }
+        let pipe = try StopSignals.install()
+        announceOnScreen("holding the last frame on \(presenter.display.description)")
+        while StopSignals.received == nil { _ = pipe.waitReadable(timeoutMilliseconds: 1000) }
     }
 
     /// Gives the console and the display back.
@@ -94,7 +115,7 @@ struct SceneBench {
 /// step timed. Stops early on a stop signal. The checksum is the last frame's.
 func benchFrames(
     _ player: ScenePlayer, name: String, on presenter: any Presenter, presenting: Bool, refresh: Double, frames: Int,
-    script: [SwellScenes.TouchEvent], damage: Damage? = nil
+    script: [SwellScenes.TouchEvent], damage: Damage? = nil, diff: FrameDiffDamage? = nil
 ) throws -> BenchSeries {
     var times = FrameTimes()
     times.reserve(frames)
@@ -114,7 +135,8 @@ func benchFrames(
         let rendered = monotonicSeconds()
         if presenting {
             do {
-                try presenter.present(damage: presented)  // integrator: the player's damage unless --damage
+                // integrator: the player's damage unless --damage
+                try presenter.present(damage: diff?.damage(of: surface) ?? presented)
             } catch {
                 throw commandFailure(error)
             }

@@ -98,6 +98,8 @@ final class SceneContent: KioskContent {
     /// The loop time at which the scene started.
     private var sceneStart = 0.0
     private(set) var frames = 0
+    /// The whole frame as damage, made once (a frame must not allocate).
+    private var whole = Damage()
 
     init(
         player: ScenePlayer, script: [SwellScenes.TouchEvent], reload: @escaping () throws -> ScenePlayer,
@@ -119,7 +121,9 @@ final class SceneContent: KioskContent {
         player.render(at: sceneTime, into: surface)
         frames += 1
         // A newly loaded scene's first frame must be whole too.
-        return .whole(width: surface.width, height: surface.height)  // integrator: use the player's damage
+        let frame = ClipRect(x0: 0, y0: 0, x1: surface.width, y1: surface.height)
+        if whole.bounds != frame { whole = Damage([frame]) }
+        return whole  // integrator: use the player's damage
     }
 
     func handle(_ touch: SwellKiosk.TouchEvent, at time: Double) {
