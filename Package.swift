@@ -2,6 +2,8 @@
 // Swell: SIMD-rasterised waves, ripples and elastic shapes for Linux kiosk screens.
 //
 // Module layering (each depends only on the ones above it):
+//   SwellSystem    – the system layer: file descriptors, errno messages, the monotonic clock,
+//                    whole-file reads, mmap, poll (typed wrappers; the C calls in Internals/)
 //   SwellRaster    – pixel buffer, colour, compositing, SIMD kernels (no Foundation, no I/O)
 //   SwellJSON      – a small strict JSON reader that reports JSON paths (no Foundation)
 //   SwellDrawList  – the `drawlist/1` format: parse + validate into raster ops
@@ -33,17 +35,19 @@ let package = Package(
         .target(name: "CPNGRows", linkerSettings: [.linkedLibrary("png16")]),
 
         // libm: the standard library's rounding and sqrt call it when Foundation is not linked.
+        .target(name: "SwellSystem"),
         .target(name: "SwellRaster", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "SwellJSON"),
-        .target(name: "SwellDrawList", dependencies: ["SwellRaster", "SwellJSON"]),
-        .target(name: "SwellOutput", dependencies: ["SwellRaster", "CPNG", "CJPEG", "CPNGRows"]),
+        .target(name: "SwellDrawList", dependencies: ["SwellRaster", "SwellJSON", "SwellSystem"]),
+        .target(name: "SwellOutput", dependencies: ["SwellRaster", "SwellSystem", "CPNG", "CJPEG", "CPNGRows"]),
         .target(name: "SwellScenes", dependencies: ["SwellRaster", "SwellJSON"]),
         // Kiosk output: DRM/KMS and fbdev presenters, the VT console, evdev input, the frame loop.
-        .target(name: "SwellKiosk", dependencies: ["SwellRaster", "CDRM", "CSysShims"]),
+        .target(name: "SwellKiosk", dependencies: ["SwellRaster", "SwellSystem", "CDRM", "CSysShims"]),
         .executableTarget(
             name: "swell",
             dependencies: [
-                "SwellRaster", "SwellDrawList", "SwellOutput", "SwellKiosk", "SwellScenes", "SwellJSON", "CSysShims",
+                "SwellRaster", "SwellDrawList", "SwellOutput", "SwellKiosk", "SwellScenes", "SwellJSON", "SwellSystem",
+                "CSysShims",
             ]),
 
         .executableTarget(
@@ -60,6 +64,7 @@ let package = Package(
         .testTarget(
             name: "SwellCLITests",
             dependencies: ["swell", "SwellOutput", "SwellRaster", "SwellDrawList", "CJPEG", "CPNG"]),
-        .testTarget(name: "SwellKioskTests", dependencies: ["SwellKiosk", "SwellRaster", "CDRM"]),
+        .testTarget(name: "SwellKioskTests", dependencies: ["SwellKiosk", "SwellRaster", "SwellSystem", "CDRM"]),
+        .testTarget(name: "SwellSystemTests", dependencies: ["SwellSystem"]),
     ]
 )

@@ -1,5 +1,6 @@
 import SwellJSON
 import SwellRaster
+import SwellSystem
 
 /// The largest frame side a draw list may ask for.
 public let maximumFrameSide = 16384

@@ -1,3 +1,5 @@
+import SwellSystem
+
 /// A kiosk failure the user can act on: what went wrong, on which device, and the fix.
 public struct KioskError: Error, CustomStringConvertible, Sendable {
     /// The class of failure; the command line maps each to an exit status.

@@ -1,3 +1,5 @@
+import SwellSystem
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -12,14 +14,14 @@ public func writeFileAtomically(_ bytes: UnsafeRawBufferPointer, to path: String
     let temporary = (folder.isEmpty ? "" : folder + "/") + ".\(name).partial-\(getpid())"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard fd >= 0 else {
-        throw OutputError(path: path, reason: "cannot create: \(String(cString: strerror(errno)))")
+        throw OutputError(path: path, reason: "cannot create: \(Errno.current.message)")
     }
     var written = 0
     while written < bytes.count {
         let n = write(fd, bytes.baseAddress! + written, bytes.count - written)
         if n < 0 && errno == EINTR { continue }
         if n <= 0 {
-            let reason = n < 0 ? String(cString: strerror(errno)) : "no progress"
+            let reason = n < 0 ? Errno.current.message : "no progress"
             close(fd)
             unlink(temporary)
             throw OutputError(path: path, reason: "write failed: \(reason)")
@@ -29,7 +31,7 @@ public func writeFileAtomically(_ bytes: UnsafeRawBufferPointer, to path: String
     let synced = fsync(fd) == 0 || errno == EINVAL  // EINVAL: a file system without fsync (pipes, some FUSE)
     let closed = close(fd) == 0
     guard synced, closed, rename(temporary, path) == 0 else {
-        let reason = String(cString: strerror(errno))
+        let reason = Errno.current.message
         unlink(temporary)
         throw OutputError(path: path, reason: "cannot finish writing: \(reason)")
     }

@@ -1,4 +1,5 @@
 import SwellRaster
+import SwellSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -49,7 +50,7 @@ func unreadablePicture(path: String, format: String, reason: String) -> OutputEr
     let missing = access(path, R_OK) != 0
     return OutputError(
         path: path,
-        reason: missing ? "cannot read: \(String(cString: strerror(errno)))" : "not a readable \(format): \(reason)",
+        reason: missing ? "cannot read: \(Errno.current.message)" : "not a readable \(format): \(reason)",
         isMissingInput: missing)
 }
 

@@ -98,14 +98,14 @@ import Testing
         let loop = try KioskLoop(presenter: presenter, input: nil, console: nil, notifier: nil)
         var renders = 0
         var changes = 0
-        let end = try loop.run(
-            seconds: 30, maximumFrames: 2, watch: watch, fileChanged: { changes += 1 },
+        let content = TestContent(
+            idle: { _ in true }, changed: { _ in changes += 1 },
             render: { _, _ in
                 renders += 1
                 // While the first frame is drawn, someone replaces the file.
                 if renders == 1 { try? Self.write("two", to: path) }
-            },
-            isIdle: { _ in true })
+            })
+        let end = try loop.run(content, seconds: 30, maximumFrames: 2, watch: watch)
         #expect(end == .frameLimit && renders == 2 && changes == 1)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SwellKiosk
 import SwellRaster
+import SwellSystem
 import Testing
 
 /// systemd's notification protocol as Swell speaks it, received on a real AF_UNIX datagram
@@ -78,7 +79,7 @@ import Testing
         let presenter = MemoryPresenter(panelWidth: 4, panelHeight: 4)
         let loop = try KioskLoop(presenter: presenter, input: nil, console: nil, notifier: notifier)
         var renders = 0
-        let end = try loop.run(seconds: 0.8, render: { _, _ in renders += 1 }, isIdle: { _ in true })
+        let end = try loop.run(TestContent(idle: { _ in true }) { _, _ in renders += 1 }, seconds: 0.8)
         #expect(end == .timeUp && renders == 1)
         let messages = receiver.drain()
         // One every 0.1 s of the 0.8 s asleep; without the wake-ups there would be none.

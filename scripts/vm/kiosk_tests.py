@@ -160,7 +160,7 @@ def suite_for(device, width, height, extra, stop_signal):
     if only and not any(only in f"{tag} {case}" for case in ["drm-show", "drm-restore", "fbdev-show", "touch",
                                                                "rotate", "pacing", "hotplug", "error", "png", "vfb",
                                                                "run", "bench", "slideshow", "picture replaced", "display", "screen",
-                                                               "systemd", "calibrate", "followed"]):
+                                                               "systemd", "calibrate", "followed", "damage"]):
         return
     vm = boot_guest(tag, device, width, height)
     if vm is None:
@@ -899,6 +899,42 @@ def suite_for(device, width, height, extra, stop_signal):
         return True, (f"'{heading}'; p50 render {rows['render'][3]} ms, present {rows['present'][3]} ms "
                       f"(TCG-emulated CPU)")
 
+    def damage_same_screen():
+        """Frames presented with only their damage (found against the frame before: exact) end on
+        the same screen as whole frames: the partial copies, the flip's back buffer catching up on
+        the frame before (buffer age) and DirtyFB's clip rectangles on a real driver. Then the
+        copy's cost: a 1920x70 strip against a whole frame into a dumb buffer."""
+        shots = {}
+        for mode, flags in (("damage", "--damage diff"), ("whole", "")):
+            log = f"/tmp/damage-{mode}.log"
+            lines = start(vm, f"swell bench wave --output drm --frames 40 --threads 1 {flags} --hold", log,
+                          "swell: holding", timeout_tenths=2400)
+            shots[mode] = vm.screendump(f"{tag}-damage-{mode}")
+            exit_status, lines = stop(vm, log)
+            if exit_status != 0:
+                return False, f"{mode}: exit {exit_status}: " + " | ".join(lines[-4:])
+            if mode == "damage":
+                share = next((l for l in lines if l.startswith("damage diff:")), None)
+                presenting = next((l for l in lines if l.startswith("presenting:")), "")
+                if share is None or share.startswith("damage diff: 100 "):
+                    return False, f"the frames' damage was not partial: {share}"
+        differing, largest = compare(shots["damage"], shots["whole"])
+        if differing:
+            write_png(shots["damage"], os.path.join(work_dir, f"{tag}-damage-actual.png"))
+            write_png(shots["whole"], os.path.join(work_dir, f"{tag}-damage-expected.png"))
+            return False, f"damage-only frames differ from whole frames in {differing} pixels (max {largest})"
+        copy = {}
+        for mode, flags in (("strip", f"--damage 0,{height // 2},{width},70"), ("whole", "")):
+            status, lines = vm.sh(f"swell bench wave --output drm --frames 60 --threads 1 {flags}; echo status=$?",
+                                  timeout=300)
+            row = next((l.split() for l in lines if l.startswith("copy ")), None)
+            if "status=0" not in lines or row is None:
+                return False, f"{mode} copy bench: " + " | ".join(lines[-6:])
+            copy[mode] = float(row[3])
+        ratio = copy["whole"] / max(copy["strip"], 1e-3)
+        return True, (f"{share}; '{presenting}'; screendump identical to whole frames; copy to the dumb buffer p50 "
+                      f"{copy['strip']:.3f} ms for {width}x70 vs {copy['whole']:.3f} ms whole ({ratio:.1f}x, TCG)")
+
     def rotate_show(rotation):
         def body():
             lines = start(vm, f"swell show /data/waves.json --output drm --rotate {rotation}", "/tmp/rot.log",
@@ -934,6 +970,7 @@ def suite_for(device, width, height, extra, stop_signal):
             run_case(f"{tag} run ripples tap (virtio-tablet → {driver})", ripple_tap)
             run_case(f"{tag} run idle pond ({driver})", idle_pond)
             run_case(f"{tag} bench through DRM ({driver})", bench_drm)
+            run_case(f"{tag} damage-only frames == whole frames ({driver})", damage_same_screen)
             run_case(f"{tag} run slideshow ({driver})", slideshow_show)
             run_case(f"{tag} run slideshow, picture replaced ({driver})", slideshow_replaced)
             run_case(f"{tag} files followed: show and run ({driver})", files_followed)

@@ -1,4 +1,5 @@
 import SwellRaster
+import SwellSystem
 
 /// Why a loop ended.
 public enum LoopEnd: Sendable, Equatable {
@@ -10,14 +11,15 @@ public enum LoopEnd: Sendable, Equatable {
     case frameLimit
 }
 
-/// The kiosk's main loop: input → scene → render → present, paced by the display, and a clean
-/// restore whatever ends it.
+/// The kiosk's main loop: input → content → render → present its damage, paced by the display,
+/// and a clean restore whatever ends it.
 ///
-/// While the scene is animating it renders a frame per refresh (`present()` paces). When the scene
-/// says it is idle and nothing is touching, the loop draws one more frame (the settled picture,
-/// in case the last one was drawn a moment before the animation ended) and then sleeps in `poll`
-/// on the input devices and the signal pipe — no CPU — until a touch, a hotplug, a stop signal
-/// or the scene's own next timer (`wakeIn`) wakes it.
+/// While the content is animating it renders a frame per refresh (`present` paces), and the
+/// presenter copies only the frame's damage. When the content says it is idle and nothing is
+/// touching, the loop draws one more frame (the settled picture, in case the last one was drawn a
+/// moment before the animation ended) and then sleeps in `poll` on the input devices and the
+/// signal pipe — no CPU — until a touch, a hotplug, a stop signal or the content's own next
+/// timer (`nextWake`) wakes it.
 public final class KioskLoop {
     public let presenter: any Presenter
     public let input: InputMonitor?
@@ -43,31 +45,21 @@ public final class KioskLoop {
         try StopSignals.installScreenSignals()
     }
 
-    /// Runs until a stop signal, until `seconds` have passed (at least one frame is shown), or
-    /// until `maximumFrames` frames were presented.
+    /// Runs `content` until a stop signal, until `seconds` have passed (at least one frame is
+    /// shown), or until `maximumFrames` frames were presented.
     ///
     /// - Parameters:
-    ///   - render: draws the frame for `time` (seconds since the loop started) into the surface.
-    ///   - handle: receives each touch event before the frame it affects is rendered.
-    ///   - isIdle: whether the picture at `time` would be the same as the last one shown, so no frame is needed.
-    ///   - wakeIn: while idle, the seconds until the scene moves by itself (nil: only input moves it).
-    ///   - shown: called once, after the first frame is on the display.
     ///   - screenOffAfter: seconds without a touch after which the display is powered down until
     ///     the next touch (nil: never). SIGUSR1/SIGUSR2 turn it off and on in any case.
-    ///   - watch: a file whose new content `fileChanged` takes up (the scene file, the picture
-    ///     shown); the loop wakes for it like for a touch, and draws a frame after it.
+    ///   - watch: a file whose new content `content.fileChanged` takes up (the scene file, the
+    ///     picture shown); the loop wakes for it like for a touch, and draws a frame after it.
     /// The presenter and console are restored before this returns or throws.
     public func run(
+        _ content: any KioskContent,
         seconds: Double? = nil,
         maximumFrames: Int? = nil,
         screenOffAfter: Double? = nil,
-        watch: FileWatch? = nil,
-        fileChanged: () -> Void = {},
-        render: (Double, PixelSurface) -> Void,
-        handle: (TouchEvent) -> Void = { _ in },
-        isIdle: (Double) -> Bool = { _ in false },
-        wakeIn: () -> Double? = { nil },
-        shown: () -> Void = {}
+        watch: FileWatch? = nil
     ) throws(KioskError) -> LoopEnd {
         defer {
             notifier?.stopping()
@@ -76,25 +68,28 @@ public final class KioskLoop {
         let start = monotonicSeconds()
         let deadline = seconds.map { start + $0 }
         var frameNeeded = true
-        // The last frame was drawn while the scene was moving: one more once it is idle.
+        // The last frame was drawn while the content was moving: one more once it is idle.
         var settling = false
         var firstShown = false
         var frames = 0
         var power = ScreenPower(offAfter: screenOffAfter, now: start)
         while true {
             if let signal = StopSignals.received { return .signal(signal) }
+            // The round's one reading of the clock: input, file changes, the frame and the
+            // sleep all use it.
             let now = monotonicSeconds()
+            let time = now - start
             notifier?.keepAlive(now: now)
             // The first frame always goes up, even with a zero time limit.
             if let deadline, firstShown, now >= deadline { return .timeUp }
             var touched = false
             input?.poll { event in
-                handle(event)
+                content.handle(event, at: time)
                 frameNeeded = true
                 touched = true
             }
             if watch?.drainChanged() == true {
-                fileChanged()
+                content.fileChanged(at: time)
                 frameNeeded = true
             }
             if uevents?.drainDisplayChanges() == true {
@@ -102,7 +97,7 @@ public final class KioskLoop {
                 frameNeeded = true
             }
             let request = StopSignals.takeScreenRequest()
-            if let change = power.change(signal: request, touched: touched, now: monotonicSeconds()) {
+            if let change = power.change(signal: request, touched: touched, now: now) {
                 let made = try presenter.setScreen(on: change.on)
                 power.applied(change, made: made)
                 if made {
@@ -114,45 +109,44 @@ public final class KioskLoop {
                     )
                 }
             }
-            let time = monotonicSeconds() - start
-            let idle = isIdle(time)
-            // While the screen is off nothing is drawn: the scene catches up when it comes back.
+            let idle = content.isIdle(at: time)
+            // While the screen is off nothing is drawn: the content catches up when it comes back.
             if power.isOn && (frameNeeded || !idle || settling) {
-                render(time, presenter.shadow.surface)
-                try presenter.present()
+                let damage = content.render(at: time, into: presenter.shadow.surface)
+                try presenter.present(damage: damage)
                 frameNeeded = false
                 settling = !idle
                 frames += 1
                 if !firstShown {
                     firstShown = true
-                    shown()
+                    content.shown()
                 }
                 if let maximumFrames, frames >= maximumFrames { return .frameLimit }
                 continue
             }
-            // Idle: sleep until input, a hotplug (input or display), a signal, the scene's timer,
-            // the time limit or the watchdog's next keep-alive.
-            var timeout: Double? = input?.maximumSleep
-            if let keepAlive = notifier?.secondsUntilKeepAlive() {
-                timeout = min(timeout ?? keepAlive, keepAlive)
-            }
-            if power.isOn, let wake = wakeIn() {
-                let left = max(0, wake)
-                timeout = min(timeout ?? left, left)
-            }
-            if let off = power.secondsUntilOff(now: monotonicSeconds()) {
-                timeout = min(timeout ?? off, off)
-            }
-            if let deadline {
-                let left = max(0, deadline - monotonicSeconds())
-                timeout = min(timeout ?? left, left)
-            }
+            let timeout = sleepLimit(
+                content: content, time: time, now: now, power: power, deadline: deadline)
             let milliseconds = timeout.map { Int32(min($0 * 1000 + 1, 2_000_000_000)) } ?? -1
             _ = waitForReadable(
                 [signalPipe] + (input?.descriptors ?? []) + (uevents.map { [$0.fd] } ?? [])
                     + (watch.map { [$0.fd] } ?? []),
                 timeoutMilliseconds: milliseconds)
         }
+    }
+
+    /// How long an idle loop may sleep (nil: until a descriptor wakes it): until input needs
+    /// another look, the watchdog's next keep-alive, the content's own timer, the screen's
+    /// power-off or the time limit, whichever comes first.
+    private func sleepLimit(
+        content: any KioskContent, time: Double, now: Double, power: ScreenPower, deadline: Double?
+    ) -> Double? {
+        var timeout: Double? = input?.maximumSleep
+        func limit(_ seconds: Double) { timeout = min(timeout ?? seconds, seconds) }
+        if let keepAlive = notifier?.secondsUntilKeepAlive(now: now) { limit(keepAlive) }
+        if power.isOn, let wake = content.nextWake(after: time) { limit(max(0, wake - time)) }
+        if let off = power.secondsUntilOff(now: now) { limit(off) }
+        if let deadline { limit(max(0, deadline - now)) }
+        return timeout
     }
 
     /// The journal's line for a change of the display's power.

@@ -1,4 +1,5 @@
 import CDRM
+import SwellSystem
 
 #if canImport(Glibc)
     import Glibc

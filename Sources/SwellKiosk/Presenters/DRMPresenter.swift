@@ -1,10 +1,10 @@
 import CDRM
 import CSysShims
 import SwellRaster
+import SwellSystem
 
-#if canImport(Glibc)
-    import Glibc
-#endif
+// The kernel is reached only through libdrm (CDRM), CSysShims (the crash handler) and
+// SwellSystem (descriptors, mappings, poll, the clock): no C library call of its own.
 
 /// What `DRMPresenter` should drive: a card path (nil: the first with a connected connector),
 /// a connector name (nil: the first connected) and a mode (nil: the preferred one).
@@ -25,8 +25,8 @@ struct DumbBuffer {
     let handle: UInt32
     let framebufferID: UInt32
     let pitch: Int
-    let size: Int
-    let memory: UnsafeMutableRawPointer
+    let mapping: MappedMemory
+    var memory: UnsafeMutableRawPointer { mapping.base }
 }
 
 /// Presents through DRM/KMS: two dumb buffers, one modeset, then page flips paced by their events.
@@ -47,6 +47,13 @@ public final class DRMPresenter: Presenter {
     private let completedFlips = UnsafeMutablePointer<Int>.allocate(capacity: 1)
     private var pacer: FramePacer
     private var dirtyNeeded = true
+    /// Whether DirtyFB takes clip rectangles (EINVAL once: no, the whole buffer is named).
+    private var dirtyClipsWork = true
+    /// Room for one frame's damage as DirtyFB clip rectangles (allocated once).
+    private let clips = UnsafeMutablePointer<drmModeClip>.allocate(capacity: Damage.maximumRects)
+    /// What each dumb buffer misses of the shadow (buffer age).
+    private var damage: ScanoutDamage
+    public private(set) var lastCopySeconds = 0.0
     private var flipsWork = true
     private var saved: drmModeCrtc?
     private var restored = false
@@ -77,6 +84,7 @@ public final class DRMPresenter: Presenter {
             refreshHz: mode.refreshHz, backend: "drm")
         let logical = rotation.logicalSize(panelWidth: mode.width, panelHeight: mode.height)
         shadow = PixelBuffer(width: logical.width, height: logical.height)
+        damage = ScanoutDamage(buffers: 2, width: logical.width, height: logical.height)
 
         try claimMaster()
         if let original = drmModeGetCrtc(card.fd.rawValue, crtcID) {
@@ -95,6 +103,7 @@ public final class DRMPresenter: Presenter {
     deinit {
         restore()
         completedFlips.deallocate()
+        clips.deallocate()
     }
 
     // MARK: opening
@@ -205,18 +214,18 @@ public final class DRMPresenter: Presenter {
         }
         var offset: UInt64 = 0
         result = drmModeMapDumbBuffer(fd, handle, &offset)
-        let memory =
-            result == 0 ? mmap(nil, Int(size), PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset)) : MAP_FAILED
-        guard result == 0, let memory, memory != MAP_FAILED else {
-            let error = result == 0 ? Errno.current : drmError(result)
+        let mapping: MappedMemory
+        do throws(Errno) {
+            guard result == 0 else { throw drmError(result) }
+            mapping = try MappedMemory.map(card.fd, length: Int(size), offset: Int64(offset))
+        } catch {
             drmModeRmFB(fd, framebuffer)
             drmModeDestroyDumbBuffer(fd, handle)
             throw KioskError(.io, "\(card.path): cannot map a dumb buffer: \(error)")
         }
         // Start black (a write-only fill; the memory is never read).
-        memset(memory, 0, Int(size))
-        return DumbBuffer(
-            handle: handle, framebufferID: framebuffer, pitch: Int(pitch), size: Int(size), memory: memory)
+        mapping.base.initializeMemory(as: UInt8.self, repeating: 0, count: mapping.length)
+        return DumbBuffer(handle: handle, framebufferID: framebuffer, pitch: Int(pitch), mapping: mapping)
     }
 
     private func armCrashRestore() {
@@ -228,8 +237,16 @@ public final class DRMPresenter: Presenter {
 
     // MARK: presenting
 
-    public func present() throws(KioskError) {
+    public func present(damage frame: Damage) throws(KioskError) {
+        lastCopySeconds = 0
         try waitForFlip()
+        // Every buffer misses this frame's damage, also when it is not shown now.
+        damage.add(frame)
+        // Nothing changed: no copy, no flip, no DirtyFB; the picture on screen is this frame.
+        if modeSet && frame.isEmpty {
+            pacer.waitByClock()
+            return
+        }
         // Its display unplugged or powered down: nothing goes to a screen that shows nothing (some
         // drivers stop vblank events then, and every flip would wait for its timeout); the frame
         // is dropped and the clock paces until the display is back (`displayChanged`,
@@ -239,16 +256,14 @@ public final class DRMPresenter: Presenter {
             return
         }
         let back = buffers[backIndex]
-        copyToScanout(
-            shadow.surface, rotation: rotation, format: .xrgb8888, destination: back.memory, pitch: back.pitch,
-            panelWidth: mode.width, panelHeight: mode.height)
+        copyMissing(to: backIndex)
         if !modeSet || !flipsWork {
             try setCrtc(back.framebufferID)
             // The first frame is a modeset (no event to wait for); later ones only come here when
             // the driver cannot flip, and then only the clock can pace.
             if modeSet { pacer.vblankUnavailable() }
+            markDirty(back, damage: modeSet ? frame : nil)
             modeSet = true
-            markDirty(back)
             backIndex ^= 1
             pacer.waitIfClockPaced()
             return
@@ -257,15 +272,29 @@ public final class DRMPresenter: Presenter {
         backIndex ^= 1
         try waitForFlip()
         pacer.vblankReported(at: monotonicSeconds())
-        markDirty(back)
+        markDirty(back, damage: frame)
         pacer.waitIfClockPaced()
+    }
+
+    /// Brings buffer `index` up to the shadow: the rectangles it missed (this frame's damage, and
+    /// the frame before's for the back buffer of a flip), rotated, and nothing else.
+    private func copyMissing(to index: Int) {
+        let started = monotonicSeconds()
+        let buffer = buffers[index]
+        damage.bringUpToDate(buffer: index) { rect in
+            copyToScanout(
+                shadow.surface, rotation: rotation, format: .xrgb8888, destination: buffer.memory,
+                pitch: buffer.pitch, panelWidth: mode.width, panelHeight: mode.height, region: rect)
+        }
+        lastCopySeconds = monotonicSeconds() - started
     }
 
     public var pacing: String {
         guard flipsWork else { return "SetCrtc each frame (no page flips), paced by the clock" }
         let paced =
             pacer.usesClock ? ", paced by the clock (flip events came faster than the display refreshes)" : " on vblank"
-        return "page flips" + paced + (dirtyNeeded ? ", DirtyFB" : "")
+        return "page flips" + paced
+            + (dirtyNeeded ? (dirtyClipsWork ? ", DirtyFB with damage clips" : ", DirtyFB") : "")
     }
 
     /// After a hotplug: re-reads the card; keeps running when our display went away, sets the CRTC
@@ -319,7 +348,7 @@ public final class DRMPresenter: Presenter {
         try waitForFlip()
         let onScreen = buffers[backIndex ^ 1]
         try setCrtc(onScreen.framebufferID)
-        markDirty(onScreen)
+        markDirty(onScreen, damage: nil)
     }
 
     /// Sets the connector's DPMS property; false if it has none.
@@ -418,9 +447,8 @@ public final class DRMPresenter: Presenter {
                 kioskWarn("\(card.path): no page-flip event within \(Int(max(0.25, pacer.interval * 4) * 1000)) ms")
                 break
             }
-            // One pollfd on the stack: this runs every frame and must not allocate.
-            var entry = pollfd(fd: card.fd.rawValue, events: Int16(POLLIN), revents: 0)
-            if poll(&entry, 1, Int32(remaining * 1000) + 1) <= 0 {
+            // This runs every frame: waitReadable allocates nothing.
+            if !card.fd.waitReadable(timeoutMilliseconds: Int32(remaining * 1000) + 1) {
                 if StopSignals.received != nil { break }
                 continue
             }
@@ -435,9 +463,25 @@ public final class DRMPresenter: Presenter {
     }
 
     /// virtio-gpu, udl and command-mode panels only update after DirtyFB; others answer ENOSYS.
-    private func markDirty(_ buffer: DumbBuffer) {
+    /// With `damage`, only its rectangles (panel coordinates) are named; a driver that refuses
+    /// clip rectangles (EINVAL) is told the whole buffer from then on.
+    private func markDirty(_ buffer: DumbBuffer, damage: Damage?) {
         guard dirtyNeeded else { return }
-        let result = drmModeDirtyFB(card.fd.rawValue, buffer.framebufferID, nil, 0)
+        var count = 0
+        if let damage, dirtyClipsWork {
+            for rect in damage.rects {
+                let panel = rotation.panelRect(
+                    ofPicture: rect, logicalWidth: shadow.width, logicalHeight: shadow.height)
+                clips[count] = drmModeClip(
+                    x1: UInt16(panel.x0), y1: UInt16(panel.y0), x2: UInt16(panel.x1), y2: UInt16(panel.y1))
+                count += 1
+            }
+        }
+        var result = drmModeDirtyFB(card.fd.rawValue, buffer.framebufferID, count > 0 ? clips : nil, UInt32(count))
+        if result != 0 && count > 0 && drmError(result) == .invalid {
+            dirtyClipsWork = false
+            result = drmModeDirtyFB(card.fd.rawValue, buffer.framebufferID, nil, 0)
+        }
         if result != 0 {
             let error = drmError(result)
             dirtyNeeded = false
@@ -474,7 +518,7 @@ public final class DRMPresenter: Presenter {
         }
         swell_crash_restore_forget()
         for buffer in buffers {
-            munmap(buffer.memory, buffer.size)
+            buffer.mapping.unmap()
             drmModeRmFB(fd, buffer.framebufferID)
             drmModeDestroyDumbBuffer(fd, buffer.handle)
         }

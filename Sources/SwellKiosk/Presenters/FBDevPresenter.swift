@@ -1,5 +1,6 @@
 import CSysShims
 import SwellRaster
+import SwellSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -22,8 +23,8 @@ public final class FBDevPresenter: Presenter {
     public let doubleBuffered: Bool
 
     private let fd: FileDescriptor
-    private let memory: UnsafeMutableRawPointer
-    private let mappedLength: Int
+    private let mapping: MappedMemory
+    private var memory: UnsafeMutableRawPointer { mapping.base }
     private let original: fb_var_screeninfo
     private var current: fb_var_screeninfo
     private var backPage = 0
@@ -33,6 +34,9 @@ public final class FBDevPresenter: Presenter {
     private var restored = false
     /// Powered down by `setScreen(on: false)`.
     private var blanked = false
+    /// What each page misses of the shadow (one page, or two when panning).
+    private var damage: ScanoutDamage
+    public private(set) var lastCopySeconds = 0.0
 
     /// The framebuffer devices, /dev/fb0 first.
     public static func devicePaths() -> [String] {
@@ -95,19 +99,18 @@ public final class FBDevPresenter: Presenter {
             fd.close()
             throw error
         }
-        mappedLength = Int(fixed.smem_len)
-        let mapped = mmap(nil, mappedLength, PROT_READ | PROT_WRITE, MAP_SHARED, fd.rawValue, 0)
-        guard let mapped, mapped != MAP_FAILED else {
-            let error = Errno.current
+        let mappedLength = Int(fixed.smem_len)
+        do {
+            mapping = try MappedMemory.map(fd, length: mappedLength)
+        } catch {
             fd.close()
             throw KioskError(.io, "\(path): cannot map \(mappedLength) bytes of framebuffer memory: \(error)")
         }
-        memory = mapped
 
         // Two pages only when the virtual screen holds them and the driver pans (SPI panels do not).
         let pageBytes = lineLength * height
         var canPan = false
-        if Int(variable.yres_virtual) >= 2 * height, mappedLength >= 2 * pageBytes {
+        if Int(variable.yres_virtual) >= 2 * height, mapping.length >= 2 * pageBytes {
             var probe = variable
             probe.xoffset = 0
             probe.yoffset = 0
@@ -124,11 +127,12 @@ public final class FBDevPresenter: Presenter {
             panelWidth: width, panelHeight: height, refreshHz: refresh ?? 60, backend: "fbdev")
         let logical = rotation.logicalSize(panelWidth: width, panelHeight: height)
         shadow = PixelBuffer(width: logical.width, height: logical.height)
+        damage = ScanoutDamage(buffers: canPan ? 2 : 1, width: logical.width, height: logical.height)
     }
 
     deinit {
         restore()
-        munmap(memory, mappedLength)
+        mapping.unmap()
         fd.close()
     }
 
@@ -152,26 +156,41 @@ public final class FBDevPresenter: Presenter {
         return true
     }
 
-    public func present() throws(KioskError) {
-        // Powered down on request: nothing to show; the clock paces.
-        if blanked {
+    public func present(damage frame: Damage) throws(KioskError) {
+        lastCopySeconds = 0
+        damage.add(frame)
+        // Powered down on request, or nothing changed: nothing to show; the clock paces.
+        if blanked || frame.isEmpty {
             pacer.waitByClock()
             return
         }
         let pageBytes = lineLength * display.panelHeight
+        let page = doubleBuffered ? backPage : 0
         let pageStart = doubleBuffered ? backPage * pageBytes : Int(current.yoffset) * lineLength
         let bytesPerPixel = format.bytesPerPixel
         let destination = memory + pageStart + Int(current.xoffset) * bytesPerPixel
-        copyToScanout(
-            shadow.surface, rotation: rotation, format: format, destination: destination, pitch: lineLength,
-            panelWidth: display.panelWidth, panelHeight: display.panelHeight)
-        flushDeferredIO(from: pageStart, count: pageBytes)
+        let started = monotonicSeconds()
+        // The rows written, for msync: a deferred-I/O framebuffer flushes only those pages.
+        var rows = ClipRect(x0: 0, y0: 0, x1: 0, y1: 0)
+        damage.bringUpToDate(buffer: page) { rect in
+            copyToScanout(
+                shadow.surface, rotation: rotation, format: format, destination: destination, pitch: lineLength,
+                panelWidth: display.panelWidth, panelHeight: display.panelHeight, region: rect)
+            rows = rows.union(
+                rotation.panelRect(ofPicture: rect, logicalWidth: shadow.width, logicalHeight: shadow.height))
+        }
+        lastCopySeconds = monotonicSeconds() - started
+        flushDeferredIO(
+            from: pageStart + rows.y0 * lineLength, count: (rows.y1 - rows.y0) * lineLength)
         if doubleBuffered {
             var next = current
             next.yoffset = UInt32(backPage * display.panelHeight)
             if swell_fb_pan_display(fd.rawValue, &next) == 0 {
                 current = next
                 backPage ^= 1
+            } else {
+                // The page written is not shown; what the other one shows is no longer known.
+                damage.invalidateAll()
             }
         }
         waitForVBlank()
@@ -188,10 +207,11 @@ public final class FBDevPresenter: Presenter {
     /// unless told; msync starts the copy now. Others answer EINVAL once, and are not asked again.
     private func flushDeferredIO(from offset: Int, count: Int) {
         guard msyncWorks else { return }
-        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let start = offset / pageSize * pageSize
-        let length = min(mappedLength - start, count + (offset - start))
-        if msync(memory + start, length, MS_SYNC) != 0 { msyncWorks = false }
+        do {
+            try mapping.synchronize(offset: offset, count: count)
+        } catch {
+            msyncWorks = false
+        }
     }
 
     private func waitForVBlank() {

@@ -1,3 +1,5 @@
+import SwellSystem
+
 /// Decides how long a presenter waits after each frame.
 ///
 /// Real hardware reports vblank (DRM page-flip events, FBIO_WAITFORVSYNC), and waiting for it paces

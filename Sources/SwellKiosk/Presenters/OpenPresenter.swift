@@ -1,3 +1,5 @@
+import SwellSystem
+
 /// Which presenter to open.
 public enum OutputChoice: String, Sendable, CaseIterable {
     /// DRM when a card with a connected display can be claimed, else fbdev.

@@ -35,6 +35,22 @@ public enum Rotation: Int, Sendable, CaseIterable {
         case .clockwise270: (Double(logicalWidth) - y, x)
         }
     }
+
+    /// The panel pixels that show the picture pixels in `rect` (picture of `logicalWidth` x
+    /// `logicalHeight`): where a damaged rectangle is copied to, and what DirtyFB is told.
+    public func panelRect(ofPicture rect: ClipRect, logicalWidth: Int, logicalHeight: Int) -> ClipRect {
+        guard !rect.isEmpty else { return ClipRect(x0: 0, y0: 0, x1: 0, y1: 0) }
+        let w = logicalWidth
+        let h = logicalHeight
+        switch self {
+        case .none: return rect
+        // panel (nx, ny) shows picture (ny, H-1-nx)
+        case .clockwise90: return ClipRect(x0: h - rect.y1, y0: rect.x0, x1: h - rect.y0, y1: rect.x1)
+        case .upsideDown: return ClipRect(x0: w - rect.x1, y0: h - rect.y1, x1: w - rect.x0, y1: h - rect.y0)
+        // panel (nx, ny) shows picture (W-1-ny, nx)
+        case .clockwise270: return ClipRect(x0: rect.y0, y0: w - rect.x1, x1: rect.y1, y1: w - rect.x0)
+        }
+    }
 }
 
 /// What a presenter drives, for messages: `card0 Virtual-1 1920x1080@60 (drm)`.
@@ -68,17 +84,23 @@ public struct DisplayInfo: Sendable, Equatable {
 /// One output a frame loop can show pictures on (after Plymouth's renderer interface).
 ///
 /// The presenter owns a shadow buffer in ordinary cached memory, sized as the picture (rotation
-/// already applied). Callers draw into `shadow.surface`, then `present()` converts and copies it
-/// to the scan-out memory in one sequential pass and shows it; scan-out memory (write-combined on
-/// real hardware) is never read. `present()` returns when the next frame may be drawn: it paces
-/// to the display's refresh (vblank where the device reports it, a clock otherwise), and never spins.
+/// already applied). Callers draw into `shadow.surface`, then `present(damage:)` converts and
+/// copies the damaged rectangles to the scan-out memory and shows it; scan-out memory
+/// (write-combined on real hardware) is never read. A scan-out buffer that missed earlier frames
+/// (the back buffer of a page flip, EGL's buffer age) gets their damage too, so it always ends
+/// with the same bytes a whole copy gives. `present` returns when the next frame may be drawn: it
+/// paces to the display's refresh (vblank where the device reports it, a clock otherwise), and
+/// never spins; a frame with empty damage shows nothing and waits one refresh by the clock.
 public protocol Presenter: AnyObject {
     var display: DisplayInfo { get }
     var rotation: Rotation { get }
     /// The picture the next `present()` shows; width/height are the picture's (rotated) size.
     var shadow: PixelBuffer { get }
-    /// Shows the shadow buffer's current contents.
-    func present() throws(KioskError)
+    /// Shows the shadow buffer, copying only `damage` (picture coordinates): the pixels that can
+    /// differ from the frame presented before.
+    func present(damage: Damage) throws(KioskError)
+    /// Seconds the last `present` spent copying the shadow to scan-out memory (for benchmarks).
+    var lastCopySeconds: Double { get }
     /// Puts back what was on the display before (CRTC, console mode). Safe to call more than once.
     func restore()
     /// How frames reach the screen and what paces them, for diagnostics: vblank (page-flip events,
@@ -95,6 +117,11 @@ public protocol Presenter: AnyObject {
 }
 
 extension Presenter {
+    /// Shows the whole shadow buffer.
+    public func present() throws(KioskError) {
+        try present(damage: .whole(width: shadow.width, height: shadow.height))
+    }
+
     public func displayChanged() throws(KioskError) {}
     public func setScreen(on: Bool) throws(KioskError) -> Bool { false }
 

@@ -72,25 +72,33 @@ public struct ScanoutFormat: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// Copies the picture into scan-out memory of `panelWidth` x `panelHeight` with `pitch` bytes per
-/// row, turning it by `rotation` and converting to `format` on the way.
+/// row, turning it by `rotation` and converting to `format` on the way: the whole picture, or
+/// only `region` of it (picture coordinates, as the frame's `Damage` gives them), which lands on
+/// the panel rectangle `rotation.panelRect(ofPicture:)` names.
 ///
-/// Writes every destination byte of the visible area exactly once, row after row, and never reads
-/// the destination (write-combined memory is very slow to read). The source is the cached shadow.
+/// Writes every destination byte of the area exactly once, row after row, and never reads the
+/// destination (write-combined memory is very slow to read). The source is the cached shadow.
 public func copyToScanout(
     _ source: PixelSurface, rotation: Rotation, format: ScanoutFormat,
-    destination: UnsafeMutableRawPointer, pitch: Int, panelWidth: Int, panelHeight: Int
+    destination: UnsafeMutableRawPointer, pitch: Int, panelWidth: Int, panelHeight: Int, region: ClipRect? = nil
 ) {
     precondition(
         rotation.logicalSize(panelWidth: panelWidth, panelHeight: panelHeight) == (source.width, source.height),
         "picture size does not match the panel for this rotation")
     precondition(pitch >= panelWidth * format.bytesPerPixel, "pitch is smaller than a row")
+    let picture = ClipRect(x0: 0, y0: 0, x1: source.width, y1: source.height)
+    let panel = rotation.panelRect(
+        ofPicture: region.map { $0.intersection(picture) } ?? picture, logicalWidth: source.width,
+        logicalHeight: source.height)
+    guard !panel.isEmpty else { return }
     let logicalWidth = source.width
     let logicalHeight = source.height
     let sourceRowWords = source.stride / 4
     let sourceBase = source.base.assumingMemoryBound(to: UInt32.self)
+    let count = panel.x1 - panel.x0
 
-    for panelY in 0..<panelHeight {
-        let rowBase = destination + panelY * pitch
+    for panelY in panel.y0..<panel.y1 {
+        let rowBase = destination + panelY * pitch + panel.x0 * format.bytesPerPixel
         // Where panel pixel (0, panelY) comes from, and the step in the source per panel pixel.
         let start: Int
         let step: Int
@@ -110,20 +118,20 @@ public func copyToScanout(
             start = logicalWidth - 1 - panelY
             step = sourceRowWords
         }
-        let from = sourceBase + start
+        let from = sourceBase + start + panel.x0 &* step
         if format.isXRGB8888 {
             let row = rowBase.assumingMemoryBound(to: UInt32.self)
             if step == 1 {
-                row.update(from: from, count: panelWidth)
+                row.update(from: from, count: count)
             } else {
-                for x in 0..<panelWidth { row[x] = from[x &* step] }
+                for x in 0..<count { row[x] = from[x &* step] }
             }
         } else if format.bitsPerPixel == 32 {
             let row = rowBase.assumingMemoryBound(to: UInt32.self)
-            for x in 0..<panelWidth { row[x] = format.encode(from[x &* step]) }
+            for x in 0..<count { row[x] = format.encode(from[x &* step]) }
         } else {
             let row = rowBase.assumingMemoryBound(to: UInt16.self)
-            for x in 0..<panelWidth { row[x] = UInt16(truncatingIfNeeded: format.encode(from[x &* step])) }
+            for x in 0..<count { row[x] = UInt16(truncatingIfNeeded: format.encode(from[x &* step])) }
         }
     }
 }

@@ -1,3 +1,5 @@
+import SwellSystem
+
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -1,4 +1,5 @@
 import CSysShims
+import SwellSystem
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import CSysShims
+import SwellSystem
 
 /// SIGINT, SIGTERM and SIGHUP turned into a flag and a readable pipe (the self-pipe trick), so
 /// the frame loop and every blocking wait can notice a stop request and run the restore path.

@@ -1,4 +1,5 @@
 import CSysShims
+import SwellSystem
 
 #if canImport(Glibc)
     import Glibc

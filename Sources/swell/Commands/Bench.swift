@@ -4,6 +4,7 @@ import SwellKiosk
 import SwellOutput
 import SwellRaster
 import SwellScenes
+import SwellSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -43,6 +44,11 @@ let benchVerb = Verb(
         .option("frames", "N", "frames to render (default: 20 s of the scene, or 100 per draw list)"),
         .option("threads", "N", "render threads (default: one per core)"),
         .option("refresh", "HZ", "refresh rate that sets the frame budget (default 60)"),
+        .option(
+            "damage", "X,Y,W,H|diff",
+            "present only this rectangle of each frame, or (diff) what changed from the frame before; "
+                + "the copy to scan-out memory is timed (the 'copy' row)"),
+        .flag("hold", "keep the last frame on the display until SIGTERM or SIGINT (for screenshots)"),
         .option("json", "FILE", "also write the results as JSON"),
         .option("plot", "FILE.svg", "also draw frame time against frame number, with a histogram"),
         .option("expect-checksums", "FILE", "exit 1 if any frame's checksum differs from FILE ('name checksum' lines)"),
@@ -135,7 +141,7 @@ func checkChecksums(_ results: [BenchSeries], arguments: ParsedArguments) throws
     guard let path = arguments["expect-checksums"] else { return ExitStatus.success }
     let text: String
     do {
-        text = String(decoding: try readWholeFileBytes(path), as: UTF8.self)
+        text = String(decoding: try readWholeFile(path), as: UTF8.self)
     } catch {
         throw CommandFailure(ExitStatus.noInput, "\(path): cannot read: \(error)")
     }
@@ -211,7 +217,7 @@ func writeText(_ text: String, to path: String) throws {
 /// The *.json files of a folder (`holding` says what they are, for the error), sorted by name.
 func jsonFiles(in folder: String, holding what: String = "draw lists") throws -> [String] {
     guard let names = sortedNames(in: folder, where: { $0.hasSuffix(".json") }) else {
-        throw CommandFailure(ExitStatus.noInput, "\(folder): cannot open folder: \(String(cString: strerror(errno)))")
+        throw CommandFailure(ExitStatus.noInput, "\(folder): cannot open folder: \(Errno.current.message)")
     }
     guard !names.isEmpty else { throw CommandFailure(ExitStatus.noInput, "\(folder): no *.json \(what) in it") }
     return names.map { folder.hasSuffix("/") ? folder + $0 : folder + "/" + $0 }

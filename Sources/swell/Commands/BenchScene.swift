@@ -3,6 +3,7 @@ import SwellKiosk
 import SwellOutput
 import SwellRaster
 import SwellScenes
+import SwellSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -17,10 +18,14 @@ func benchScene(_ sceneName: String, _ arguments: ParsedArguments) throws -> Int
     defer { bench.close() }
     let name = sceneName.split(separator: "/").last.map(String.init) ?? sceneName
     let series = try bench.run(player, name: name)
+    try bench.holdIfAsked()
     print(
         "swell bench: \(name) on \(bench.location), \(series.times.render.count) frames at "
             + "\(formatHertz(bench.refresh)) (stepped clock), \(bench.describedInput)")
     if bench.presenting { print("presenting: \(bench.presenter.pacing)") }
+    if let diff = bench.diff, diff.framePixels > 0 {
+        print("damage diff: \(diff.damagedPixels * 100 / diff.framePixels) % of the frames' pixels copied")
+    }
     try reportScene(
         series, budget: bench.budget, arguments: arguments, title: "swell bench \(name) (\(bench.location))")
     return try checkChecksums([series], arguments: arguments)
@@ -38,6 +43,12 @@ struct SceneBench {
     let frames: Int
     let script: [SwellScenes.TouchEvent]
     let describedInput: String
+    /// --damage: the rectangle each frame presents (nil: whole frames, or `diff`).
+    let damage: Damage?
+    /// --damage diff: each frame's damage found against the frame before.
+    let diff: FrameDiffDamage?
+    /// --hold: the last frame stays on the display until a stop signal.
+    let hold: Bool
 
     /// Opens the output; `defaultSeconds` of animation unless --seconds or --frames say otherwise.
     init(_ arguments: ParsedArguments, threads: Int, defaultSeconds: Double) throws {
@@ -52,6 +63,13 @@ struct SceneBench {
                 }
                 ?? (presenting ? presenter.display.refreshHz : 60)
             budget = 1000 / refresh
+            let (width, height) = (presenter.width, presenter.height)
+            let diffing = arguments["damage"] == "diff"
+            damage = try arguments["damage"].flatMap {
+                diffing ? nil : try damageOption($0, width: width, height: height)
+            }
+            diff = diffing ? FrameDiffDamage(width: width, height: height) : nil
+            hold = arguments.has("hold")
             let seconds = try secondsOption(arguments) ?? defaultSeconds
             frames = try arguments.integer(
                 "frames", default: max(1, Int((seconds * refresh).rounded())), in: 1...10_000_000)
@@ -73,7 +91,16 @@ struct SceneBench {
 
     func run(_ player: ScenePlayer, name: String) throws -> BenchSeries {
         try benchFrames(
-            player, name: name, on: presenter, presenting: presenting, refresh: refresh, frames: frames, script: script)
+            player, name: name, on: presenter, presenting: presenting, refresh: refresh, frames: frames, script: script,
+            damage: damage, diff: diff)
+    }
+
+    /// --hold: keeps the last frame on the display until SIGTERM, SIGINT or SIGHUP.
+    func holdIfAsked() throws {
+        guard hold, presenting else { return }
+        let pipe = try StopSignals.install()
+        announceOnScreen("holding the last frame on \(presenter.display.description)")
+        while StopSignals.received == nil { _ = pipe.waitReadable(timeoutMilliseconds: 1000) }
     }
 
     /// Gives the console and the display back.
@@ -88,13 +115,14 @@ struct SceneBench {
 /// step timed. Stops early on a stop signal. The checksum is the last frame's.
 func benchFrames(
     _ player: ScenePlayer, name: String, on presenter: any Presenter, presenting: Bool, refresh: Double, frames: Int,
-    script: [SwellScenes.TouchEvent]
+    script: [SwellScenes.TouchEvent], damage: Damage? = nil, diff: FrameDiffDamage? = nil
 ) throws -> BenchSeries {
     var times = FrameTimes()
     times.reserve(frames)
     var progress = ProgressBar(total: frames, label: name)
     var nextEvent = 0
     let surface = presenter.shadow.surface
+    let presented = damage ?? .whole(width: surface.width, height: surface.height)
     for index in 0..<frames {
         if StopSignals.received != nil { break }
         let time = Double(index) / refresh
@@ -107,12 +135,14 @@ func benchFrames(
         let rendered = monotonicSeconds()
         if presenting {
             do {
-                try presenter.present()
+                // integrator: the player's damage unless --damage
+                try presenter.present(damage: diff?.damage(of: surface) ?? presented)
             } catch {
                 throw commandFailure(error)
             }
         }
         times.render.append((rendered - started) * 1000)
+        times.copy.append(presenting ? presenter.lastCopySeconds * 1000 : 0)
         // Memory has nothing to present: the frame is done when it is rendered.
         times.present.append(presenting ? (monotonicSeconds() - rendered) * 1000 : 0)
         progress.update(index + 1)
@@ -120,6 +150,19 @@ func benchFrames(
     progress.finish()
     return BenchSeries(
         name: name, width: surface.width, height: surface.height, times: times, checksum: checksum(surface))
+}
+
+/// `--damage X,Y,W,H` as damage inside the `width` x `height` picture.
+func damageOption(_ text: String, width: Int, height: Int) throws -> Damage {
+    let parts = text.split(separator: ",").map { Int($0) }
+    guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3], w > 0, h > 0,
+        x >= 0, y >= 0, x + w <= width, y + h <= height
+    else {
+        throw CommandFailure(
+            ExitStatus.usage,
+            "--damage wants X,Y,W,H inside the \(width)x\(height) picture, such as 0,0,\(width),70, not '\(text)'")
+    }
+    return Damage([ClipRect(x0: x, y0: y, x1: x + w, y1: y + h)])
 }
 
 /// Three fingers dragging circles across the screen, lifted and put down again every ~4 s: a
@@ -154,9 +197,9 @@ func draggingFingers(width: Int, height: Int, seconds: Double) -> [SwellScenes.T
 func reportScene(_ series: BenchSeries, budget: Double, arguments: ParsedArguments, title: String) throws {
     let header = ["part", "frames", "min", "p50", "p95", "p99", "max", "mean", "over budget", "headroom"]
     var rows: [[String]] = []
-    for (part, samples) in [
-        ("render", series.times.render), ("present", series.times.present), ("total", series.times.total),
-    ] {
+    var parts = [("render", series.times.render), ("present", series.times.present), ("total", series.times.total)]
+    if series.times.copy.contains(where: { $0 > 0 }) { parts.insert(("copy", series.times.copy), at: 2) }
+    for (part, samples) in parts {
         let s = FrameStatistics(samples, budget: budget)
         let judged = part == "render"
         rows.append([

@@ -1,6 +1,7 @@
 import SwellOutput
 import SwellRaster
 import SwellScenes
+import SwellSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -103,7 +104,7 @@ private func isFolder(_ path: String) -> Bool {
 private func readManifest(_ folder: String) throws -> DumpManifest {
     let path = folder + "/manifest.json"
     do {
-        return try DumpManifest.parse(bytes: try readWholeFileBytes(path), name: path)
+        return try DumpManifest.parse(bytes: try readWholeFile(path), name: path)
     } catch let error as SceneFileError {
         throw CommandFailure(badInput, error.description)
     } catch {
@@ -123,7 +124,7 @@ private func readFrame(_ path: String, size: (width: Int, height: Int)?) throws 
     guard let size else { throw CommandFailure(badInput, "\(path): a raw frame needs --size WxH (or use .png)") }
     let bytes: [UInt8]
     do {
-        bytes = try readWholeFileBytes(path)
+        bytes = try readWholeFile(path)
     } catch {
         throw CommandFailure(badInput, "\(path): cannot read: \(error)")
     }

@@ -1,6 +1,7 @@
 import SwellOutput
 import SwellRaster
 import SwellScenes
+import SwellSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -64,13 +65,13 @@ private func runDump(_ arguments: ParsedArguments) throws -> Int32 {
 
     if mkdir(folder, 0o755) != 0 && errno != EEXIST {
         throw CommandFailure(
-            ExitStatus.cannotCreate, "\(folder): cannot create folder: \(String(cString: strerror(errno)))")
+            ExitStatus.cannotCreate, "\(folder): cannot create folder: \(Errno.current.message)")
     }
     let manifestPath = folder + "/manifest.json"
     if unlink(manifestPath) != 0 && errno != ENOENT {
         throw CommandFailure(
             ExitStatus.cannotCreate,
-            "\(manifestPath): cannot remove the old manifest: \(String(cString: strerror(errno)))")
+            "\(manifestPath): cannot remove the old manifest: \(Errno.current.message)")
     }
 
     let buffer = PixelBuffer(width: size.width, height: size.height)

@@ -1,5 +1,6 @@
 import SwellKiosk
 import SwellRaster
+import SwellSystem
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,7 @@
 import SwellDrawList
 import SwellOutput
 import SwellRaster
+import SwellSystem
 
 let renderVerb = Verb(
     name: "render",

@@ -1,6 +1,7 @@
 import SwellKiosk
 import SwellRaster
 import SwellScenes
+import SwellSystem
 
 let runVerb = Verb(
     name: "run",
@@ -52,7 +53,7 @@ private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
     // A screen switched on after the kiosk booted: wait for it (at most --seconds).
     options.waitForDisplay = seconds ?? .infinity
     let threads = try arguments.integer("threads", default: onlineCores(), in: 1...256)
-    var player = try loadScenePlayer(sceneName, threads: threads)
+    let player = try loadScenePlayer(sceneName, threads: threads)
     let script = try arguments["input"].map(loadTouchScript)?.events ?? []
     let screenOffAfter = try arguments["screen-off-after"].map { text in
         guard let value = Double(text), value.isFinite, value > 0 else {
@@ -64,62 +65,94 @@ private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
     let calibration = try touchCalibration(arguments)
     let (loop, presenter) = try openKioskLoop(options, withInput: true, calibration: calibration)
 
-    // One clock for input and frames, so a touch is never later than the frame it affects.
-    // `start` moves to the moment a changed scene file is taken up: the new scene starts afresh.
     let runStart = monotonicSeconds()
-    var start = runStart
-    var nextScripted = 0
-    var frames = 0
     let label = sceneName.split(separator: "/").last.map(String.init) ?? sceneName
+    let content = SceneContent(
+        player: player, script: script, reload: { try loadScenePlayer(sceneName, threads: threads) },
+        name: sceneName, announcement: { "running \(label) on \(presenter.display.description)" })
     // A scene file is followed while running (a built-in name has no file).
     let watch = builtInScene(named: sceneName) == nil ? followed(sceneName) : nil
     let end: LoopEnd
     do {
-        end = try loop.run(
-            seconds: seconds,
-            screenOffAfter: screenOffAfter,
-            watch: watch,
-            fileChanged: {
-                // Same display, same console: no modeset, no flash of the console as a restart gives.
-                do {
-                    player = try loadScenePlayer(sceneName, threads: threads)
-                    start = monotonicSeconds()
-                    nextScripted = script.count
-                    kioskWarn("\(sceneName) changed: running the new scene")
-                } catch {
-                    kioskWarn(
-                        "\(sceneName) changed but was not loaded (the previous scene goes on): "
-                            + CommandFailure.message(of: error))
-                }
-            },
-            render: { _, surface in
-                let now = monotonicSeconds() - start
-                while nextScripted < script.count && script[nextScripted].time <= now {
-                    player.handle(script[nextScripted])
-                    nextScripted += 1
-                }
-                player.render(at: now, into: surface)
-                frames += 1
-            },
-            handle: { event in
-                player.handle(sceneTouch(event, at: monotonicSeconds() - start))
-            },
-            isIdle: { time in
-                // A pending scripted touch keeps the loop drawing until it has been delivered.
-                nextScripted >= script.count && player.isIdle(at: monotonicSeconds() - start)
-            },
-            wakeIn: {
-                let now = monotonicSeconds() - start
-                return player.nextWake(after: now).map { $0 - now }
-            },
-            shown: { announceOnScreen("running \(label) on \(presenter.display.description)") })
+        end = try loop.run(content, seconds: seconds, screenOffAfter: screenOffAfter, watch: watch)
     } catch {
         throw commandFailure(error)
     }
     let elapsed = monotonicSeconds() - runStart
-    printNow("swell: \(frames) frames in \(formatMilliseconds(elapsed * 1000)) ms; \(presenter.pacing)")
+    printNow("swell: \(content.frames) frames in \(formatMilliseconds(elapsed * 1000)) ms; \(presenter.pacing)")
     if case .signal = end { printError("swell run: stopped by \(StopSignals.name); display restored") }
     return ExitStatus.success
+}
+
+/// A scene as the kiosk loop's content. The loop's clock is the only one: the scene's time is
+/// the loop's time less the moment the scene started, which a changed scene file moves to when
+/// the new scene was taken up (it starts afresh).
+final class SceneContent: KioskContent {
+    private var player: ScenePlayer
+    /// Touches replayed in real time (--input), in the scene's time, and the next one due.
+    private let script: [SwellScenes.TouchEvent]
+    private var nextScripted = 0
+    private let reload: () throws -> ScenePlayer
+    private let name: String
+    private let announcement: () -> String
+    /// The loop time at which the scene started.
+    private var sceneStart = 0.0
+    private(set) var frames = 0
+    /// The whole frame as damage, made once (a frame must not allocate).
+    private var whole = Damage()
+
+    init(
+        player: ScenePlayer, script: [SwellScenes.TouchEvent], reload: @escaping () throws -> ScenePlayer,
+        name: String, announcement: @escaping () -> String
+    ) {
+        self.player = player
+        self.script = script
+        self.reload = reload
+        self.name = name
+        self.announcement = announcement
+    }
+
+    func render(at time: Double, into surface: PixelSurface) -> Damage {
+        let sceneTime = time - sceneStart
+        while nextScripted < script.count && script[nextScripted].time <= sceneTime {
+            player.handle(script[nextScripted])
+            nextScripted += 1
+        }
+        player.render(at: sceneTime, into: surface)
+        frames += 1
+        // A newly loaded scene's first frame must be whole too.
+        let frame = ClipRect(x0: 0, y0: 0, x1: surface.width, y1: surface.height)
+        if whole.bounds != frame { whole = Damage([frame]) }
+        return whole  // integrator: use the player's damage
+    }
+
+    func handle(_ touch: SwellKiosk.TouchEvent, at time: Double) {
+        player.handle(sceneTouch(touch, at: time - sceneStart))
+    }
+
+    func isIdle(at time: Double) -> Bool {
+        // A pending scripted touch keeps the loop drawing until it has been delivered.
+        nextScripted >= script.count && player.isIdle(at: time - sceneStart)
+    }
+
+    func nextWake(after time: Double) -> Double? {
+        player.nextWake(after: time - sceneStart).map { $0 + sceneStart }
+    }
+
+    /// Same display, same console: no modeset, no flash of the console as a restart gives.
+    func fileChanged(at time: Double) {
+        do {
+            player = try reload()
+            sceneStart = time
+            nextScripted = script.count
+            kioskWarn("\(name) changed: running the new scene")
+        } catch {
+            kioskWarn(
+                "\(name) changed but was not loaded (the previous scene goes on): " + CommandFailure.message(of: error))
+        }
+    }
+
+    func shown() { announceOnScreen(announcement()) }
 }
 
 /// The kiosk's touch event (screen pixels, a finger id) as the scene's (with the time it arrived).

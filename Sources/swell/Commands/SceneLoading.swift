@@ -1,6 +1,7 @@
 import SwellOutput
 import SwellRaster
 import SwellScenes
+import SwellSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -32,7 +33,7 @@ func loadScenePlayer(_ argument: String, threads: Int = 1) throws -> ScenePlayer
     }
     let bytes: [UInt8]
     do {
-        bytes = try readWholeFileBytes(argument)
+        bytes = try readWholeFile(argument)
     } catch {
         throw CommandFailure(ExitStatus.noInput, "\(argument): cannot read: \(error)")
     }
@@ -58,7 +59,7 @@ struct ImageFolderError: Error, CustomStringConvertible {
 /// replaced while it runs.
 func loadImageFolder(_ folder: String) throws -> SceneImages {
     guard let names = pictureNames(in: folder) else {
-        throw ImageFolderError(description: "cannot open image folder '\(folder)': \(String(cString: strerror(errno)))")
+        throw ImageFolderError(description: "cannot open image folder '\(folder)': \(Errno.current.message)")
     }
     guard !names.isEmpty else {
         throw ImageFolderError(description: "no pictures (.png, .jpg, .jpeg) in folder '\(folder)'")
@@ -95,7 +96,7 @@ func pictureNames(in folder: String) -> [String]? {
 func loadTouchScript(_ path: String) throws -> TouchScript {
     let bytes: [UInt8]
     do {
-        bytes = try readWholeFileBytes(path)
+        bytes = try readWholeFile(path)
     } catch {
         throw CommandFailure(ExitStatus.noInput, "\(path): cannot read: \(error)")
     }

@@ -53,62 +53,89 @@ private func runShow(_ arguments: ParsedArguments) throws -> Int32 {
     if decodeLater { try checkPicture(path) }
     let (loop, presenter) = try openKioskLoop(options, withInput: false)
     let covering = (width: presenter.shadow.width, height: presenter.shadow.height)
-    var picture: PixelBuffer
+    let picture: PixelBuffer
     do {
         picture = try early ?? loadPicture(path, covering: covering)
     } catch {
         loop.restore()
         throw error
     }
-    // What goes on screen: the picture itself, or (--scale) scaled at the display's size, made
-    // at the first frame and again only if the size changes.
-    var shown = picture
-    var shownFor = (0, 0)
     let name = String(path.split(separator: "/").last ?? Substring(path))
-    let redraw = arguments.has("redraw")
-    var frames = 0
-    var firstFrameTime = 0.0
-    var lastFrameTime = 0.0
+    let content = PictureContent(
+        picture: picture, scaling: scaling, redraw: arguments.has("redraw"),
+        reload: { try loadPicture(path, covering: decodeLater ? covering : nil) }, path: path,
+        announcement: { "showing \(name) on \(presenter.display.description)" })
     let end: LoopEnd
     do {
-        end = try loop.run(
-            seconds: save != nil ? 0 : seconds,
-            // The file is followed while shown: a menu or poster replaced (rsync, cp) goes up at once.
-            watch: save == nil ? followed(path) : nil,
-            fileChanged: {
-                do {
-                    picture = try loadPicture(path, covering: decodeLater ? covering : nil)
-                    shownFor = (0, 0)
-                    kioskWarn("\(path) changed: showing the new picture")
-                } catch {
-                    kioskWarn(
-                        "\(path) changed but cannot be shown (the previous picture stays): "
-                            + CommandFailure.message(of: error))
-                }
-            },
-            render: { time, surface in
-                if shownFor != (surface.width, surface.height) {
-                    shown = scaling.picture(picture, width: surface.width, height: surface.height)
-                    shownFor = (surface.width, surface.height)
-                }
-                placeCentred(shown.surface, on: surface)
-                if frames == 0 { firstFrameTime = time }
-                lastFrameTime = time
-                frames += 1
-            },
-            isIdle: { _ in !redraw },
-            shown: { announceOnScreen("showing \(name) on \(presenter.display.description)") })
+        // The file is followed while shown: a menu or poster replaced (rsync, cp) goes up at once.
+        end = try loop.run(content, seconds: save != nil ? 0 : seconds, watch: save == nil ? followed(path) : nil)
     } catch {
         throw commandFailure(error)
     }
-    if redraw && frames > 1 {
-        let rate = Double(frames - 1) / max(lastFrameTime - firstFrameTime, 1e-9)
+    if content.redraw && content.frames > 1 {
+        let rate = Double(content.frames - 1) / max(content.lastFrameTime - content.firstFrameTime, 1e-9)
         printNow(
-            "swell: \(frames) frames, \(Int(rate.rounded())) frames/s; \(presenter.pacing)")
+            "swell: \(content.frames) frames, \(Int(rate.rounded())) frames/s; \(presenter.pacing)")
     }
     try save?.write(from: presenter)
     if case .signal = end { printError("swell show: stopped by \(StopSignals.name); display restored") }
     return ExitStatus.success
+}
+
+/// One picture as the kiosk loop's content: drawn when the loop needs a frame (the first, a
+/// changed file, a display back), idle otherwise; with `redraw`, every refresh.
+final class PictureContent: KioskContent {
+    private var picture: PixelBuffer
+    private let scaling: PictureScaling
+    let redraw: Bool
+    private let reload: () throws -> PixelBuffer
+    private let path: String
+    private let announcement: () -> String
+    /// What goes on screen: the picture itself, or (--scale) scaled at the display's size, made
+    /// at the first frame and again only if the size changes.
+    private var placed: PixelBuffer?
+    private(set) var frames = 0
+    private(set) var firstFrameTime = 0.0
+    private(set) var lastFrameTime = 0.0
+
+    init(
+        picture: PixelBuffer, scaling: PictureScaling, redraw: Bool, reload: @escaping () throws -> PixelBuffer,
+        path: String, announcement: @escaping () -> String
+    ) {
+        self.picture = picture
+        self.scaling = scaling
+        self.redraw = redraw
+        self.reload = reload
+        self.path = path
+        self.announcement = announcement
+    }
+
+    func render(at time: Double, into surface: PixelSurface) -> Damage {
+        let onScreen = placed ?? scaling.picture(picture, width: surface.width, height: surface.height)
+        placed = onScreen
+        placeCentred(onScreen.surface, on: surface)
+        if frames == 0 { firstFrameTime = time }
+        lastFrameTime = time
+        frames += 1
+        // Drawn only when a frame is needed (or, with --redraw, to measure presenting): whole.
+        return .whole(width: surface.width, height: surface.height)
+    }
+
+    func isIdle(at time: Double) -> Bool { !redraw }
+
+    func fileChanged(at time: Double) {
+        do {
+            picture = try reload()
+            placed = nil
+            kioskWarn("\(path) changed: showing the new picture")
+        } catch {
+            kioskWarn(
+                "\(path) changed but cannot be shown (the previous picture stays): " + CommandFailure.message(of: error)
+            )
+        }
+    }
+
+    func shown() { announceOnScreen(announcement()) }
 }
 
 /// How `swell show` sizes the picture to the display.

@@ -83,50 +83,71 @@ private func runTouchTest(_ arguments: ParsedArguments) throws -> Int32 {
     let (loop, presenter) = try openKioskLoop(options, withInput: true, calibration: calibration)
     let input = loop.input
     let size = presenter.shadow.surface
-    var session = calibrating ? CalibrationSession(pictureWidth: size.width, pictureHeight: size.height) : nil
+    let content = TouchTestContent(
+        rings: rings, input: input,
+        session: calibrating ? CalibrationSession(pictureWidth: size.width, pictureHeight: size.height) : nil,
+        presenter: presenter)
     let end: LoopEnd
     do {
-        end = try loop.run(
-            seconds: save != nil ? 0 : seconds,
-            render: { _, surface in
-                clear(surface, color: .white, clip: surface.bounds)
-                if let target = session?.nextTarget {
-                    drawCalibrationCross(surface, x: target.x, y: target.y)
-                    return
-                }
-                for ring in rings {
-                    draw(DrawCommand(.ring(ring), color: touchRingColor), on: surface, within: surface.bounds)
-                    drawCrosshair(surface, x: ring.centerX, y: ring.centerY)
-                }
-            },
-            handle: { event in
-                printNow(event.description)
-                if event.phase == .began, session?.nextTarget != nil, let input {
-                    calibrationTap(event, &session, input: input)
-                    return
-                }
-                if event.phase == .began {
-                    rings.append(
-                        Ring(centerX: event.x, centerY: event.y, radius: touchRingRadius, width: touchRingWidth))
-                    // Keep the picture readable (and the frame time bounded) after many taps.
-                    if rings.count > 64 { rings.removeFirst() }
-                }
-            },
-            isIdle: { _ in true },
-            shown: {
-                let devices = input?.deviceSummary ?? []
-                announceOnScreen(
-                    "touch-test on \(presenter.display.description); input: "
-                        + (devices.isEmpty
-                            ? "none yet (plug a touch screen or mouse in)" : devices.joined(separator: ", ")))
-                if let session { printNow("swell: " + session.prompt) }
-            })
+        end = try loop.run(content, seconds: save != nil ? 0 : seconds)
     } catch {
         throw commandFailure(error)
     }
     try save?.write(from: presenter)
     if case .signal = end { printError("swell touch-test: stopped by \(StopSignals.name); display restored") }
     return ExitStatus.success
+}
+
+/// The touch test's picture: a ring and crosshair where each touch began (or the next cross to
+/// tap while calibrating), redrawn only when a touch arrives.
+private final class TouchTestContent: KioskContent {
+    private var rings: [Ring]
+    private let input: InputMonitor?
+    private var session: CalibrationSession?
+    private let presenter: any Presenter
+
+    init(rings: [Ring], input: InputMonitor?, session: CalibrationSession?, presenter: any Presenter) {
+        self.rings = rings
+        self.input = input
+        self.session = session
+        self.presenter = presenter
+    }
+
+    func render(at time: Double, into surface: PixelSurface) -> Damage {
+        clear(surface, color: .white, clip: surface.bounds)
+        if let target = session?.nextTarget {
+            drawCalibrationCross(surface, x: target.x, y: target.y)
+        } else {
+            for ring in rings {
+                draw(DrawCommand(.ring(ring), color: touchRingColor), on: surface, within: surface.bounds)
+                drawCrosshair(surface, x: ring.centerX, y: ring.centerY)
+            }
+        }
+        return .whole(width: surface.width, height: surface.height)
+    }
+
+    func handle(_ event: SwellKiosk.TouchEvent, at time: Double) {
+        printNow(event.description)
+        if event.phase == .began, session?.nextTarget != nil, let input {
+            calibrationTap(event, &session, input: input)
+            return
+        }
+        if event.phase == .began {
+            rings.append(Ring(centerX: event.x, centerY: event.y, radius: touchRingRadius, width: touchRingWidth))
+            // Keep the picture readable (and the frame time bounded) after many taps.
+            if rings.count > 64 { rings.removeFirst() }
+        }
+    }
+
+    func isIdle(at time: Double) -> Bool { true }
+
+    func shown() {
+        let devices = input?.deviceSummary ?? []
+        announceOnScreen(
+            "touch-test on \(presenter.display.description); input: "
+                + (devices.isEmpty ? "none yet (plug a touch screen or mouse in)" : devices.joined(separator: ", ")))
+        if let session { printNow("swell: " + session.prompt) }
+    }
 }
 
 /// A tap during `--calibrate`: recorded against its cross; after the last one the matrix is

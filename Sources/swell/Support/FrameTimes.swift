@@ -4,12 +4,15 @@ struct FrameTimes {
     var render: [Double] = []
     /// Milliseconds spent presenting each frame (copy to the scan-out buffer and flip); 0 without a display.
     var present: [Double] = []
+    /// Milliseconds of `present` spent copying the shadow to scan-out memory (its damage only).
+    var copy: [Double] = []
 
     var total: [Double] { zip(render, present).map { $0 + $1 } }
 
     mutating func reserve(_ count: Int) {
         render.reserveCapacity(count)
         present.reserveCapacity(count)
+        copy.reserveCapacity(count)
     }
 }
 

@@ -1,3 +1,4 @@
+import SwellSystem
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -2,13 +2,6 @@
     import Glibc
 #endif
 
-/// Seconds on the monotonic clock (unaffected by wall-clock changes).
-func monotonicSeconds() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
-}
-
 /// The value at fraction `p` (0...1) of a sorted sample, nearest-rank.
 func percentile(_ sorted: [Double], _ p: Double) -> Double {
     guard !sorted.isEmpty else { return 0 }
@@ -34,24 +27,4 @@ func formatHertz(_ value: Double) -> String {
 /// The number of online CPU cores (at least 1).
 func onlineCores() -> Int {
     max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-}
-
-struct ReadError: Error, CustomStringConvertible {
-    let description: String
-}
-
-/// Reads a whole file with POSIX calls.
-func readWholeFileBytes(_ path: String) throws -> [UInt8] {
-    guard let file = fopen(path, "rb") else { throw ReadError(description: String(cString: strerror(errno))) }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = fread(&chunk, 1, chunk.count, file)
-        if n > 0 { bytes += chunk[0..<n] }
-        if n < chunk.count {
-            if ferror(file) != 0 { throw ReadError(description: String(cString: strerror(errno))) }
-            return bytes
-        }
-    }
 }

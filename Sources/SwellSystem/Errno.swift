@@ -9,7 +9,7 @@ public struct Errno: Error, Equatable, Sendable, CustomStringConvertible {
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// The calling thread's `errno` right now.
-    public static var current: Errno { Errno(rawValue: errno) }
+    public static var current: Errno { Errno(rawValue: systemErrno()) }
 
     public static let notPermitted = Errno(rawValue: EPERM)
     public static let noEntry = Errno(rawValue: ENOENT)
@@ -23,6 +23,8 @@ public struct Errno: Error, Equatable, Sendable, CustomStringConvertible {
     public static let notTTY = Errno(rawValue: ENOTTY)
     public static let notImplemented = Errno(rawValue: ENOSYS)
     public static let notSupported = Errno(rawValue: EOPNOTSUPP)
+    public static let noBufferSpace = Errno(rawValue: ENOBUFS)
+    public static let isDirectory = Errno(rawValue: EISDIR)
 
     /// "EACCES" and the like; "errno N" for numbers this table does not know.
     public var name: String {
@@ -44,20 +46,22 @@ public struct Errno: Error, Equatable, Sendable, CustomStringConvertible {
         case ENOSPC: "ENOSPC"
         case ENOSYS: "ENOSYS"
         case EOPNOTSUPP: "EOPNOTSUPP"
+        case ENOBUFS: "ENOBUFS"
+        case EISDIR: "EISDIR"
         case ETIMEDOUT: "ETIMEDOUT"
         default: "errno \(rawValue)"
         }
     }
 
     /// The C library's text for the error, e.g. "Permission denied".
-    public var message: String { String(cString: strerror(rawValue)) }
+    public var message: String { systemStrerror(rawValue) }
 
     public var description: String { "\(message) (\(name))" }
 }
 
 /// Runs a system call until it is not interrupted by a signal; throws its errno on failure.
-@inline(__always)
-func retryingInterrupts<Result: BinaryInteger>(_ call: () -> Result) throws(Errno) -> Result {
+@inlinable @inline(__always)
+public func retryingInterrupts<Result: BinaryInteger>(_ call: () -> Result) throws(Errno) -> Result {
     while true {
         let result = call()
         if result >= 0 { return result }

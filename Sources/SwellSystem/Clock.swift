@@ -2,10 +2,11 @@
     import Glibc
 #endif
 
-/// CLOCK_MONOTONIC in seconds: frame times and pacing deadlines (never jumps with the wall clock).
+/// CLOCK_MONOTONIC in seconds: frame times, pacing deadlines and measurements (never jumps with
+/// the wall clock). The one clock of the kiosk loop, the presenters and the command's timings.
 public func monotonicSeconds() -> Double {
     var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
+    _ = systemClockGettime(&now)
     return Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
 }
 
@@ -16,5 +17,5 @@ public func sleepUntil(monotonic deadline: Double) {
     var target = timespec()
     target.tv_sec = Int(deadline.rounded(.down))
     target.tv_nsec = Int((deadline - deadline.rounded(.down)) * 1e9)
-    _ = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &target, nil)
+    _ = systemClockNanosleepAbsolute(&target)
 }

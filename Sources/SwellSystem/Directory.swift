@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The names in a directory (without "." and ".."), sorted naturally so card2 comes before card10;
+/// empty when it cannot be read.
+public func directoryEntries(_ path: String) -> [String] {
+    guard let directory = systemOpendir(path) else { return [] }
+    defer { _ = systemClosedir(directory) }
+    var names: [String] = []
+    while let entry = systemReaddir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names.sorted(by: naturalOrder)
+}
+
+/// The first line of a small text file (a sysfs attribute), without its newline; nil if it
+/// cannot be read.
+public func firstLine(ofFile path: String) -> String? {
+    guard let fd = try? FileDescriptor.open(path, O_RDONLY) else { return nil }
+    defer { fd.close() }
+    var line = [UInt8](repeating: 0, count: 256)
+    let read = line.withUnsafeMutableBytes { raw in
+        Result { () throws(Errno) in try fd.read(into: raw.baseAddress!, count: raw.count) }
+    }
+    guard case .success(let count) = read, count > 0 else { return nil }
+    let text = line.prefix(count).prefix(while: { $0 != UInt8(ascii: "\n") && $0 != 0 })
+    return String(decoding: text, as: UTF8.self)
+}
+
+/// "card2" < "card10": compares the trailing numbers as numbers when the prefixes agree.
+public func naturalOrder(_ a: String, _ b: String) -> Bool {
+    let aPrefix = a.prefix(while: { !$0.isNumber })
+    let bPrefix = b.prefix(while: { !$0.isNumber })
+    if aPrefix == bPrefix, let aNumber = Int(a.dropFirst(aPrefix.count)), let bNumber = Int(b.dropFirst(bPrefix.count))
+    {
+        return aNumber < bNumber
+    }
+    return a < b
+}

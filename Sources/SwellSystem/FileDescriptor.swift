@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An open file descriptor. A plain value: whoever opened it closes it (exactly once).
+public struct FileDescriptor: Equatable, Sendable {
+    public let rawValue: Int32
+
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// Opens `path` close-on-exec; `flags` are O_RDWR, O_RDONLY, O_NONBLOCK and so on.
+    public static func open(_ path: String, _ flags: Int32) throws(Errno) -> FileDescriptor {
+        let fd = try retryingInterrupts { systemOpen(path, flags | O_CLOEXEC) }
+        return FileDescriptor(rawValue: fd)
+    }
+
+    public func close() {
+        _ = systemClose(rawValue)
+    }
+
+    /// Reads up to `count` bytes; returns 0 at end of file. Throws EAGAIN on an empty non-blocking fd.
+    public func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(Errno) -> Int {
+        try retryingInterrupts { systemRead(rawValue, buffer, count) }
+    }
+
+    /// Writes all of `bytes` (retrying short writes and interruptions).
+    public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(Errno) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = try retryingInterrupts {
+                systemWrite(rawValue, bytes.baseAddress! + offset, bytes.count - offset)
+            }
+            guard written > 0 else { throw Errno(rawValue: EIO) }
+            offset += written
+        }
+    }
+
+    /// Writes all of `bytes` (retrying short writes and interruptions).
+    public func writeAll(_ bytes: [UInt8]) throws(Errno) {
+        let result: Result<Void, Errno> = bytes.withUnsafeBytes { raw in
+            Result { () throws(Errno) in try writeAll(raw) }
+        }
+        try result.get()
+    }
+
+    /// Whether the descriptor refers to a terminal.
+    public var isTerminal: Bool { systemIsatty(rawValue) == 1 }
+
+    /// The file's status (size, type).
+    public func status() throws(Errno) -> stat {
+        var info = stat()
+        _ = try retryingInterrupts { systemFstat(rawValue, &info) }
+        return info
+    }
+
+    /// Waits up to `timeoutMilliseconds` (-1: forever) for this descriptor to become readable (or
+    /// hung up). False on timeout or when a signal arrived. Allocates nothing: it runs every frame.
+    public func waitReadable(timeoutMilliseconds: Int32) -> Bool {
+        var entry = pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)
+        return systemPoll(&entry, 1, timeoutMilliseconds) > 0
+    }
+}
+
+/// Waits for any of `descriptors` to become readable, up to `timeoutMilliseconds` (-1: forever).
+/// Returns the indices of the readable (or hung-up) ones; an empty array on timeout or on a signal.
+public func waitForReadable(_ descriptors: [FileDescriptor], timeoutMilliseconds: Int32) -> [Int] {
+    var entries = descriptors.map { pollfd(fd: $0.rawValue, events: Int16(POLLIN), revents: 0) }
+    let count = entries.withUnsafeMutableBufferPointer { systemPoll($0.baseAddress!, $0.count, timeoutMilliseconds) }
+    guard count > 0 else { return [] }
+    return entries.indices.filter { entries[$0].revents != 0 }
+}

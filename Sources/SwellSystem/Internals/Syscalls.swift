@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+// Every call SwellSystem makes into the C library, in one place (as swift-system's
+// Internals/Syscalls.swift): the typed wrappers around them (FileDescriptor, MappedMemory, the
+// clock, whole-file reads) call only these. Each returns what the C function returns; errno is
+// read by the caller, right after.
+
+@usableFromInline func systemOpen(_ path: String, _ flags: Int32) -> Int32 { open(path, flags) }
+
+@usableFromInline func systemClose(_ fd: Int32) -> Int32 { close(fd) }
+
+@usableFromInline func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(fd, buffer, count)
+}
+
+@usableFromInline func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fd, buffer, count)
+}
+
+@usableFromInline func systemIsatty(_ fd: Int32) -> Int32 { isatty(fd) }
+
+@usableFromInline func systemFstat(_ fd: Int32, _ info: inout stat) -> Int32 { fstat(fd, &info) }
+
+@usableFromInline func systemPoll(_ entries: UnsafeMutablePointer<pollfd>, _ count: Int, _ timeout: Int32) -> Int32 {
+    poll(entries, nfds_t(count), timeout)
+}
+
+@usableFromInline func systemMmap(_ length: Int, _ fd: Int32, _ offset: Int64) -> UnsafeMutableRawPointer? {
+    let result = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset))
+    return result == MAP_FAILED ? nil : result
+}
+
+@usableFromInline func systemMunmap(_ base: UnsafeMutableRawPointer, _ length: Int) -> Int32 { munmap(base, length) }
+
+@usableFromInline func systemMsync(_ base: UnsafeMutableRawPointer, _ length: Int) -> Int32 {
+    msync(base, length, MS_SYNC)
+}
+
+@usableFromInline func systemPageSize() -> Int { Int(sysconf(Int32(_SC_PAGESIZE))) }
+
+@usableFromInline func systemClockGettime(_ now: inout timespec) -> Int32 { clock_gettime(CLOCK_MONOTONIC, &now) }
+
+@usableFromInline func systemClockNanosleepAbsolute(_ target: inout timespec) -> Int32 {
+    clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &target, nil)
+}
+
+@usableFromInline func systemStrerror(_ number: Int32) -> String { String(cString: strerror(number)) }
+
+@usableFromInline func systemErrno() -> Int32 { errno }
+
+func systemOpendir(_ path: String) -> OpaquePointer? { opendir(path) }
+
+func systemReaddir(_ directory: OpaquePointer) -> UnsafeMutablePointer<dirent>? { readdir(directory) }
+
+func systemClosedir(_ directory: OpaquePointer) -> Int32 { closedir(directory) }
