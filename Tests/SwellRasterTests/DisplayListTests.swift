@@ -1,4 +1,5 @@
 import SwellRaster
+import SwellDrawList
 import Testing
 
 /// Display lists with layers, masks and pictures: `FrameRenderer` (bands, threads, damage) must
@@ -201,7 +202,7 @@ import Testing
                 if change == 0 { #expect(damage.isEmpty, "frame \(frame): a repeated frame has damage") }
             }
             if smallMove { smallMoves += 1 }
-            if smallMove && damage.area < Self.width * Self.height / 2 { partialFrames += 1 }
+            if smallMove && damage.area < Self.width * Self.height { partialFrames += 1 }
             previous = expected
         }
         // Moving a shape inside a layer can grow the layer's rectangle: most, not all, are small.
@@ -280,4 +281,33 @@ import Testing
 
 extension Color {
     func withOpacity() -> Color { Color(r: r, g: g, b: b, a: 1) }
+}
+
+/// The bench lists (1920x1080: rings of every size, wave fills and strokes) drawn whole, then
+/// with a small disc added and removed through damage: the same bytes as the plain pipeline.
+@Suite struct BenchListDamageTests {
+    @Test(arguments: ["ripples-60", "ripples-1000", "waves"])
+    func aDiscAddedAndRemovedLeavesTheBenchListsBytes(list name: String) throws {
+        let frame = try loadDrawList(path: benchDataPath(name))
+        let list = DisplayList(
+            width: frame.width, height: frame.height, background: frame.background,
+            commands: frame.commands.map { .draw($0) })
+        var withDisc = list
+        withDisc.commands.append(
+            .draw(
+                DrawCommand(
+                    .disc(Disc(centerX: Double(frame.width) / 2, centerY: Double(frame.height) / 2, radius: 24)),
+                    color: Color(r: 1, g: 0.5, b: 0, a: 0.6))))
+        for threads in [1, 2] {
+            let renderer = FrameRenderer(threads: threads)
+            let buffer = PixelBuffer(width: frame.width, height: frame.height)
+            for (step, shown) in [list, withDisc, list, withDisc].enumerated() {
+                let damage = renderer.render(shown, into: buffer.surface)
+                let expected = DisplayListTests.plainPixels(shown)
+                let difference = FrameRendererTests.firstDifference(
+                    FrameRendererTests.packed(buffer.surface), expected, width: frame.width)
+                #expect(difference == nil, "\(name), \(threads) threads, step \(step) \(damage.rects): \(difference ?? "")")
+            }
+        }
+    }
 }

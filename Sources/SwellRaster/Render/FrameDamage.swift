@@ -6,8 +6,9 @@
 /// pixel below it) and its own parameters, and only inside its bounding rectangle. So a pixel
 /// outside every rectangle of the commands that differ between two frames sees the same
 /// sequence of ops in both, and keeps its bytes. Commands are compared as [common prefix] +
-/// [middle] + [common suffix]: the old and new middles' rectangles are the damage (a clock's
-/// digits, a strip's waves, a ripple added at the end of the pond).
+/// [middle] + [common suffix]: the old and new middles' rectangles, widened to whole rows
+/// (`wholeRows`), are the damage (a clock's digits, a strip's waves, a ripple added at the end
+/// of the pond).
 
 /// One command as remembered: its rectangle and a 64-bit hash of everything that sets its
 /// pixels. Two commands with equal signatures draw the same pixels (up to a hash collision,
@@ -124,9 +125,13 @@ private func combineContent(_ path: Path, into hasher: inout Hasher) {
     }
 }
 
-/// Adds to `damage` the rectangles of the commands between the common prefix and the common
-/// suffix of two frames' signatures.
-func addChanges(from previous: [CommandSignature], to current: [CommandSignature], into damage: inout Damage) {
+/// Adds to `damage` the rows of the commands between the common prefix and the common suffix
+/// of two frames' signatures, across the whole width of a `width` x `height` frame (see
+/// `wholeRows`).
+func addChanges(
+    from previous: [CommandSignature], to current: [CommandSignature], width: Int, height: Int,
+    into damage: inout Damage
+) {
     let shorter = min(previous.count, current.count)
     var prefix = 0
     while prefix < shorter && previous[prefix] == current[prefix] { prefix += 1 }
@@ -134,8 +139,26 @@ func addChanges(from previous: [CommandSignature], to current: [CommandSignature
     while suffix < shorter - prefix && previous[previous.count - 1 - suffix] == current[current.count - 1 - suffix] {
         suffix += 1
     }
-    for index in prefix..<(previous.count - suffix) { damage.add(previous[index].rect) }
-    for index in prefix..<(current.count - suffix) { damage.add(current[index].rect) }
+    for index in prefix..<(previous.count - suffix) {
+        damage.add(wholeRows(previous[index].rect, width: width, height: height))
+    }
+    for index in prefix..<(current.count - suffix) {
+        damage.add(wholeRows(current[index].rect, width: width, height: height))
+    }
+}
+
+/// `rect`'s rows across the whole frame. Why not the rectangle itself: the ring kernel paints
+/// the pixels near its clip's left and right edges by another path than the same pixels of a
+/// wider clip (scalar pixels and four-pixel windows kept inside the clip; AnnulusPainter.swift),
+/// which can differ in the last bit: ripples-1000 redrawn in a 64-pixel-wide rectangle had
+/// pixels one step off. Cut only into rows, the frame is drawn as the banded renderer always
+/// draws it, byte for byte (FrameRendererTests). A kernel whose pixels do not depend on the clip's
+/// columns would let this keep the columns. The rows start and end on multiples of eight: the
+/// ring kernel paints blocks of eight frame rows, and a block cut by its clip goes through a
+/// temporary buffer (allocated: 2044 allocations a frame in ripples-1000's damage otherwise).
+func wholeRows(_ rect: ClipRect, width: Int, height: Int) -> ClipRect {
+    guard !rect.isEmpty else { return rect }
+    return ClipRect(x0: 0, y0: rect.y0 & ~7, x1: width, y1: min(height, (rect.y1 + 7) & ~7))
 }
 
 /// Cuts `damage` (whose rectangles may overlap) into disjoint rectangles covering the same

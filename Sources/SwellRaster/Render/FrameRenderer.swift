@@ -23,9 +23,10 @@ import Synchronization
 /// rectangle; the rest are written once at the end of the band.
 ///
 /// Damage (FrameDamage.swift): the commands' rectangles and hashes are kept from one frame to
-/// the next; the rectangles of the commands between the common prefix and suffix of the two
-/// frames are the damage (`Damage`, at most 16 rectangles), cut into disjoint rectangles and
-/// then into bands. Only those are drawn; the surface keeps the previous frame elsewhere.
+/// the next; the rows of the commands between the common prefix and suffix of the two frames
+/// are the damage (`Damage`, at most 16 rectangles, each the frame's width: the kernels' pixels
+/// depend on the clip's rows only when it spans the width, see `wholeRows`), cut into disjoint
+/// rectangles and then into bands. Only those are drawn; the surface keeps the previous frame elsewhere.
 ///
 /// Figures (1920x1080, release build, 2-core Xeon, 2026-12-02, see docs/speed.md): FIGURES.
 /// Storage is reused between frames: after the first frame of a given command count and size,
@@ -198,7 +199,8 @@ public final class FrameRenderer {
             background: list.background.opaquePixel)
         damage.removeAll()
         if tracksDamage, let previous = previousTarget, previous == target, previousOwner === surface.owner {
-            addChanges(from: previousSignatures, to: signatures, into: &damage)
+            addChanges(
+                from: previousSignatures, to: signatures, width: surface.width, height: surface.height, into: &damage)
         } else {
             damage.add(surface.bounds)
         }
