@@ -38,6 +38,8 @@ struct SceneBench {
     let frames: Int
     let script: [SwellScenes.TouchEvent]
     let describedInput: String
+    /// Every frame drawn whole (`--whole-frames`) rather than only what changed.
+    let wholeFrames: Bool
 
     /// Opens the output; `defaultSeconds` of animation unless --seconds or --frames say otherwise.
     init(_ arguments: ParsedArguments, threads: Int, defaultSeconds: Double) throws {
@@ -64,15 +66,17 @@ struct SceneBench {
             presenter.restore()
             throw error
         }
+        wholeFrames = arguments.has("whole-frames")
         describedInput =
-            "\(threads) thread\(threads == 1 ? "" : "s"), "
+            "\(threads) thread\(threads == 1 ? "" : "s"), \(wholeFrames ? "whole frames" : "damage only"), "
             + (arguments["input"] == nil ? "three dragging fingers" : "touch script \(arguments["input"]!)")
     }
 
     var location: String { presenting ? presenter.display.description : "memory" }
 
     func run(_ player: ScenePlayer, name: String) throws -> BenchSeries {
-        try benchFrames(
+        player.tracksDamage = !wholeFrames
+        return try benchFrames(
             player, name: name, on: presenter, presenting: presenting, refresh: refresh, frames: frames, script: script)
     }
 
