@@ -1,5 +1,5 @@
-import SwellRaster
 import SwellDrawList
+import SwellRaster
 import Testing
 
 /// Display lists with layers, masks and pictures: `FrameRenderer` (bands, threads, damage) must
@@ -306,7 +306,8 @@ extension Color {
                 let expected = DisplayListTests.plainPixels(shown)
                 let difference = FrameRendererTests.firstDifference(
                     FrameRendererTests.packed(buffer.surface), expected, width: frame.width)
-                #expect(difference == nil, "\(name), \(threads) threads, step \(step) \(damage.rects): \(difference ?? "")")
+                #expect(
+                    difference == nil, "\(name), \(threads) threads, step \(step) \(damage.rects): \(difference ?? "")")
             }
         }
     }
