@@ -55,6 +55,19 @@ private func measureList(
     let swellBuffer = PixelBuffer(width: frame.width, height: frame.height)
     let bandedBuffer = PixelBuffer(width: frame.width, height: frame.height)
     let banded = FrameRenderer(threads: 1)
+    let damaged = FrameRenderer(threads: 1)
+    let damageBuffer = PixelBuffer(width: frame.width, height: frame.height)
+    let list = DisplayList(
+        width: frame.width, height: frame.height, background: frame.background,
+        commands: frame.commands.map { .draw($0) }
+    )
+    var withDisc = list
+    withDisc.commands.append(
+        .draw(
+            DrawCommand(
+                .disc(Disc(centerX: Double(frame.width) / 2, centerY: Double(frame.height) / 2, radius: 24)),
+                color: Color(r: 1, g: 0.5, b: 0, a: 0.6))))
+    damaged.render(list, into: damageBuffer.surface)
     let memsetBuffer = PixelBuffer(width: frame.width, height: frame.height)
     let cairo = renderers.contains(.cairo) ? CairoRenderer(width: frame.width, height: frame.height) : nil
     let memsetBytes = memsetBuffer.stride * memsetBuffer.height
@@ -64,6 +77,9 @@ private func measureList(
         switch renderer {
         case .swell: render(frame, into: swellBuffer.surface)
         case .swellBanded: banded.render(frame, into: bandedBuffer.surface)
+        case .swellDamage:
+            damaged.render(withDisc, into: damageBuffer.surface)
+            damaged.render(list, into: damageBuffer.surface)
         case .cairo: cairo!.render(frame)
         case .memset: memset(memsetBuffer.surface.base, memsetValue, memsetBytes)
         }
@@ -75,8 +91,10 @@ private func measureList(
     }
     /// The Swell pipelines measured here, with the buffer each draws into and its label in the
     /// checksum and allocation records.
-    let swellVariants = [(Renderer.swell, swellBuffer, build), (.swellBanded, bandedBuffer, build + "-banded")]
-        .filter { renderers.contains($0.0) }
+    let swellVariants = [
+        (Renderer.swell, swellBuffer, build), (.swellBanded, bandedBuffer, build + "-banded"),
+        (.swellDamage, damageBuffer, build + "-damage"),
+    ].filter { renderers.contains($0.0) }
 
     // Warm up, and plan frame counts from the last warm-up frame's time.
     var targets: [Renderer: Int] = [:]

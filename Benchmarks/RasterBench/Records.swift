@@ -71,6 +71,9 @@ enum Renderer: String, CaseIterable {
     case swell
     /// `FrameRenderer(threads: 1)`: the same commands in its default bands (what `swell render` uses).
     case swellBanded = "swell-banded"
+    /// `FrameRenderer(threads: 1)` with damage: the list with a small disc added, then the list
+    /// again, each drawing only the disc's rectangle (two frames per timed step).
+    case swellDamage = "swell-damage"
     case cairo
     case memset
 }

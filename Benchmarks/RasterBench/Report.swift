@@ -57,7 +57,8 @@ struct Report {
                 guard let t = timings[key(build, list.name, .cairo)] else { continue }
                 row(cairoBuilds.count > 1 ? "Cairo (\(build) process)" : "Cairo", t, ["", "", ""])
             }
-            for (variant, build) in [Renderer.swell, .swellBanded].flatMap({ v in builds.map { (v, $0) } }) {
+            for (variant, build) in [Renderer.swell, .swellBanded, .swellDamage].flatMap({ v in builds.map { (v, $0) } }
+            ) {
                 guard let t = timings[key(build, list.name, variant)] else { continue }
                 let cairoOverSwell = cairoMedian(build, list.name).map { $0 / t.median }
                 let swellOverMemset = median(build, list.name, .memset).map { t.median / $0 }
@@ -66,7 +67,9 @@ struct Report {
                     verdict = bar.verdict(cairoOverSwell: cairoOverSwell, swellOverMemset: swellOverMemset)
                 }
                 row(
-                    variant == .swell ? "Swell (\(build))" : "Swell banded (\(build))", t,
+                    variant == .swell
+                        ? "Swell (\(build))"
+                        : variant == .swellBanded ? "Swell banded (\(build))" : "Swell damage (\(build))", t,
                     [ratioText(cairoOverSwell), ratioText(swellOverMemset), verdict])
             }
             for build in builds {
@@ -78,7 +81,9 @@ struct Report {
         out += framesSummary() + ". Ratios use medians; Swell/memset uses the memset of the same process, "
         out += "Cairo/Swell the Cairo of the same process, or of the first process that timed Cairo. "
         out += "Swell = `render(_:into:)`; Swell banded = `FrameRenderer(threads: 1)` with its default bands "
-        out += "(about 1 MiB of pixels when most commands are rings or discs, else the whole frame). "
+        out += "(about 1 MiB of pixels when most commands are rings or discs, else the whole frame); "
+        out += "Swell damage = the same renderer tracking damage, given the list with a small disc added and then "
+        out += "the list again: two frames per step, each drawing only the disc's rectangle. "
         out +=
             "Bars apply to the \(Self.barBuild) build (C/S = Cairo/Swell, S/M = Swell/memset); timing is never enforced.\n"
         out += checksumSection + agreementSection + allocationSection
@@ -149,7 +154,8 @@ struct Report {
     }
 
     private var allocationSection: String {
-        var out = "\nAllocations per rendered frame, `render(_:into:)` and banded `FrameRenderer.render` "
+        var out =
+            "\nAllocations per rendered frame, `render(_:into:)`, banded `FrameRenderer.render` and its damage path "
         out += "(LD_PRELOAD counter of malloc, calloc, realloc, "
         out += "posix_memalign, aligned_alloc, memalign, valloc):\n\n"
         for canary in canaries {

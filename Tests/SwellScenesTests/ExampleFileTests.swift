@@ -26,7 +26,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["wave", "ripples", "elastic", "waveform", "flow", "slideshow", "layers"])
+    @Test(arguments: ["wave", "ripples", "elastic", "waveform", "flow", "slideshow", "layers", "strip"])
     func exampleSceneFileLoadsAndRenders(_ name: String) throws {
         let bytes = Self.read(Self.examples + "/\(name).json")
         #expect(!bytes.isEmpty)
@@ -35,7 +35,7 @@ import Testing
             folders.append(folder)
             return SceneImages(syntheticImages())
         }
-        #expect(folders == (name == "slideshow" ? ["images"] : []))
+        #expect(folders == (name == "slideshow" ? ["images"] : name == "strip" ? ["strip-background"] : []))
         let buffer = PixelBuffer(width: 64, height: 36)
         player.render(at: 1, into: buffer.surface)
         withExtendedLifetime(buffer) {}

@@ -1,58 +1,96 @@
 import Dispatch
 import Synchronization
 
-/// Renders frames in horizontal bands, on one thread or several.
+/// Renders display lists (shapes, pictures, layers and their masks) in horizontal bands, on one
+/// thread or several, drawing only the pixels that can differ from the previous frame.
 ///
 /// Why bands: threads take bands from a shared counter, so the work spreads evenly however it
 /// is distributed down the frame. By default a frame is cut into four bands per thread (one
 /// band on one thread), and into bands of about 1 MiB of pixels (`circleBandBytes`, 136 rows at
 /// 1920 wide) when most commands are rings or discs: their read-modify-write of pixels scattered
-/// over the frame then stays in the core's L2 cache. Measured with `swell render LIST --repeat 40
-/// --threads 1 --band-rows N` (1920x1080, one core, 2026-11-30): ripples-1000 13.3 ms whole-frame,
-/// 11.2 ms at 64 rows, 11.0 at 128, 11.4 at 256; waves prefer one band (0.35 ms whole-frame,
-/// 0.43 at 128 rows, 0.50 at 64: each band pays the wave kernels' column sampling). Every
-/// kernel's pixels are independent of its clip rectangle (FrameRendererTests), so the output is
-/// byte-identical for any band height and thread count.
+/// over the frame then stays in the core's L2 cache. Every kernel's pixels are independent of its
+/// clip rectangle (FrameRendererTests), so the output is byte-identical for any band height and
+/// thread count, and to the plain op-by-op `render(_:into:)` of a `DisplayList`.
 ///
-/// Each command's row extent is computed once per frame ("binning"); a band then draws only the
-/// commands that reach it, clipped to the band. Within a band, rows stay "virtual" (one colour per
-/// row, `UniformRows`) while they are uniform: the clear writes nothing, a full-width wave fill
-/// turns each of its fully covered virtual rows into its one-pixel blend, and any other drawing
-/// first writes the virtual rows of its extent; the rest are written once at the end of the band.
-/// waves.json (1920x1080, one thread): 0.37–0.38 ms against 0.56–0.62 ms before lazy rows and the
-/// kernel changes that came with it (WaveFill.swift), a memset being 0.065 ms; measured with
-/// `scripts/build; .build/tuned-native/release/swell render bench-data/waves.json --repeat 60
-/// --threads 1`. Same bytes as `render(_:into:)` (FrameRendererTests, LazyRowsTests). Storage is
-/// reused between frames: after the first frame of a given command count and height, rendering
-/// allocates nothing on one thread (Dispatch may allocate its own bookkeeping when several threads
-/// are used).
+/// Each command's bounding rectangle is computed once per frame ("binning"; a layer's begin and
+/// end get the union of their contents); a band then draws only the commands that reach it,
+/// clipped to the band. A layer copies the band's part of its rectangle aside when it begins
+/// (the "below" copy, per band, in its thread's scratch) and mixes it back through the mask when
+/// it ends: no whole-frame copy. Within a band, rows stay "virtual" (one colour per row,
+/// `UniformRows`) while they are uniform: the clear writes nothing, a full-width wave fill turns
+/// each of its fully covered virtual rows into its one-pixel blend, an opaque picture covering
+/// the band's columns replaces them, and any other drawing first writes the virtual rows of its
+/// rectangle; the rest are written once at the end of the band.
+///
+/// Damage (FrameDamage.swift): the commands' rectangles and hashes are kept from one frame to
+/// the next; the rows of the commands between the common prefix and suffix of the two frames
+/// are the damage (`Damage`, at most 16 rectangles, each the frame's width: the kernels' pixels
+/// depend on the clip's rows only when it spans the width, see `wholeRows`), cut into disjoint
+/// rectangles and then into bands. Only those are drawn; the surface keeps the previous frame elsewhere.
+///
+/// Figure (2-core AMD EPYC, 2026-12-02, load 2.7, history in docs/speed.md): the strip page
+/// (examples/strip.json, a picture under a 70-row wave strip, 1920x1080) 0.154 ms a frame with
+/// damage against 0.43 ms drawn whole and 0.072 ms for the strip alone at 1920x70 (min of 240
+/// frames, `swell bench examples/strip.json --frames 240 --threads 1 [--whole-frames]`).
+/// Storage is reused between frames: after the first frame of a given command count and size,
+/// rendering allocates nothing on one thread (Dispatch may allocate its own bookkeeping when
+/// several threads are used).
 public final class FrameRenderer {
     /// Rows per band, or nil for the default (`rowsPerBand`).
     public let bandHeight: Int?
     /// Worker threads; 1 renders on the calling thread.
     public let threads: Int
-    private var extents: [(top: Int, bottom: Int)] = []
-    /// One virtual colour per frame row (`UniformRows`), grown once to the tallest frame.
-    private var rowColors: UnsafeMutablePointer<UInt32>
-    private var rowCapacity = 0
+
+    /// Each command's rectangle this frame (a layer's begin and end: the union of its contents).
+    private var rects: [ClipRect] = []
+    /// Open layers while binning: the begin's index and the union of its contents so far.
+    private var openLayers: [(begin: Int, union: ClipRect)] = []
+    /// This frame's and the previous frame's command signatures, and the images each held (kept
+    /// one frame longer, so an image's address is not reused while it is compared).
+    private var signatures: [CommandSignature] = []
+    private var previousSignatures: [CommandSignature] = []
+    private var images: [PixelBuffer] = []
+    private var previousImages: [PixelBuffer] = []
+    /// The surface and background of the previous tracked frame (nil: none, or forgotten), and
+    /// the surface's owner, held so that a new buffer cannot take its memory's address unnoticed.
+    private var previousTarget: Target?
+    private var previousOwner: AnyObject?
+    private var damage = Damage()
+    /// The damage as disjoint rectangles, then cut into bands: the work items.
+    private var regions: [ClipRect] = []
+    private var edges: [Int] = []
+    private var bands: [ClipRect] = []
+    /// One per thread: virtual row colours and the layers' band-local "below" copies.
+    private let scratch: [BandScratch]
+    private var views: ScratchViews
+    /// Draw lists rendered through `render(_ frame: Frame, …)` go through this list.
+    private var converted = DisplayList(width: 1, height: 1, background: .white)
+
+    private struct Target: Equatable {
+        var base: UnsafeMutableRawPointer
+        var width: Int
+        var height: Int
+        var stride: Int
+        var background: UInt32
+    }
 
     public init(threads: Int = 1, bandHeight: Int? = nil) {
         precondition(threads >= 1 && (bandHeight ?? 1) >= 1)
         self.threads = threads
         self.bandHeight = bandHeight
-        rowColors = .allocate(capacity: 0)
+        scratch = (0..<threads).map { _ in BandScratch() }
+        views = ScratchViews(scratch.map(\.view))
     }
 
-    deinit { rowColors.deallocate() }
-
-    /// The rows per band used for a frame `height` rows tall and `width` pixels wide, when
-    /// `mostlyCircles` of its commands are rings and discs (see the type's notes).
+    /// The rows per band used for `height` rows to draw (the frame's height when it is drawn
+    /// whole) `width` pixels wide, when `mostlyCircles` of its commands are rings and discs (see
+    /// the type's notes).
     public func rowsPerBand(height: Int, width: Int, mostlyCircles: Bool) -> Int {
         if let bandHeight { return bandHeight }
         let perThread = threads == 1 ? height : max(32, (height + threads * 4 - 1) / (threads * 4))
-        guard mostlyCircles else { return perThread }
+        guard mostlyCircles else { return max(1, perThread) }
         let cacheRows = max(32, FrameRenderer.circleBandBytes / max(1, width * 4))
-        return min(perThread, cacheRows)
+        return max(1, min(perThread, cacheRows))
     }
 
     /// A band's pixel bytes when circles dominate the frame: about a core's L2 cache (1 MiB on
@@ -60,57 +98,256 @@ public final class FrameRenderer {
     /// working set of a whole 1080p frame).
     public static let circleBandBytes = 1 << 20
 
-    /// Renders `frame` (background, then commands in order) into `surface`.
+    /// Renders `frame` (background, then commands in order) into every pixel of `surface`.
     public func render(_ frame: Frame, into surface: PixelSurface) {
+        converted.width = frame.width
+        converted.height = frame.height
+        converted.background = frame.background
+        converted.commands.removeAll(keepingCapacity: true)
+        for command in frame.commands { converted.commands.append(.draw(command)) }
+        render(converted, into: surface, tracksDamage: false)
+        converted.commands.removeAll(keepingCapacity: true)
+    }
+
+    /// Renders `list` into `surface` and returns the pixels that may differ from the previous
+    /// frame rendered into it. With `tracksDamage`, and a previous tracked frame of this renderer
+    /// on the same surface, size and background not forgotten by `invalidate()`, only those
+    /// pixels are drawn, the rest keeping the previous frame's; a frame equal to the previous one
+    /// draws nothing and returns no damage. Otherwise every pixel is drawn and the damage is the
+    /// whole frame. The damage is this renderer's storage: a caller keeping it past the next
+    /// frame copies its rectangles (`Damage.formUnion`).
+    @discardableResult
+    public func render(_ list: DisplayList, into surface: PixelSurface, tracksDamage: Bool = true) -> Damage {
         precondition(
-            surface.width == frame.width && surface.height == frame.height, "surface size differs from the frame's")
-        extents.removeAll(keepingCapacity: true)
+            surface.width == list.width && surface.height == list.height, "surface size differs from the list's")
+        let (circles, depth) = bin(list, tracksDamage: tracksDamage)
+        findDamage(list, surface, tracksDamage: tracksDamage)
+        if !damage.isEmpty {
+            disjointRects(of: damage, into: &regions, edges: &edges)
+            var damagedRows = 0
+            for region in regions { damagedRows += region.y1 - region.y0 }
+            let bandHeight = rowsPerBand(
+                height: damagedRows, width: surface.width, mostlyCircles: 2 * circles > list.commands.count)
+            cutIntoBands(bandHeight)
+            for (index, worker) in scratch.enumerated() {
+                worker.reserve(rows: bandHeight, width: surface.width, depth: depth)
+                views.views[index] = worker.view
+            }
+            renderBands(list, surface)
+        }
+        // The previous frame's images can go now; this frame's stay until the next is compared.
+        swap(&images, &previousImages)
+        images.removeAll(keepingCapacity: true)
+        return damage
+    }
+
+    /// Forgets the previous frame: the next `render` draws every pixel. A new or resized surface
+    /// is noticed on its own (a `PixelBuffer`'s by its owner, wrapped memory by its address);
+    /// this is for memory written by someone else, lost, or reallocated at the same address.
+    public func invalidate() {
+        previousTarget = nil
+        previousOwner = nil
+    }
+
+    /// Fills `rects` (and, when tracking, `signatures` and `images`); returns how many commands
+    /// are rings or discs and how deep layers nest.
+    private func bin(_ list: DisplayList, tracksDamage: Bool) -> (circles: Int, depth: Int) {
+        rects.removeAll(keepingCapacity: true)
+        openLayers.removeAll(keepingCapacity: true)
         var circles = 0
-        for command in frame.commands {
-            extents.append(rowExtent(of: command.shape, frameHeight: surface.height))
-            switch command.shape {
-            case .ring, .disc: circles += 1
+        var depth = 0
+        for (index, command) in list.commands.enumerated() {
+            let rect = bounds(of: command, width: list.width, height: list.height)
+            rects.append(rect)
+            switch command {
+            case .draw(let draw):
+                switch draw.shape {
+                case .ring, .disc: circles += 1
+                default: break
+                }
+            case .beginLayer:
+                openLayers.append((index, ClipRect(x0: 0, y0: 0, x1: 0, y1: 0)))
+                depth = max(depth, openLayers.count)
+            case .endLayer:
+                guard let layer = openLayers.popLast() else { continue }
+                rects[layer.begin] = layer.union
+                rects[index] = layer.union
+            case .image, .maskedImage:
+                break
+            }
+            if let last = openLayers.indices.last, !rects[index].isEmpty {
+                openLayers[last].union = openLayers[last].union.union(rects[index])
+            }
+        }
+        // A layer never ended does nothing (its contents are drawn as they are).
+        for layer in openLayers { rects[layer.begin] = ClipRect(x0: 0, y0: 0, x1: 0, y1: 0) }
+        guard tracksDamage else { return (circles, depth) }
+        swap(&signatures, &previousSignatures)
+        signatures.removeAll(keepingCapacity: true)
+        for (index, command) in list.commands.enumerated() {
+            signatures.append(CommandSignature(command, rect: rects[index]))
+            switch command {
+            case .image(let image, _), .maskedImage(let image, _): images.append(image)
             default: break
             }
         }
-        let bandHeight = rowsPerBand(
-            height: surface.height, width: surface.width, mostlyCircles: 2 * circles > frame.commands.count)
-        let bandCount = (surface.height + bandHeight - 1) / bandHeight
-        let extents = self.extents
-        if rowCapacity < surface.height {
-            rowColors.deallocate()
-            rowColors = .allocate(capacity: surface.height)
-            rowCapacity = surface.height
+        return (circles, depth)
+    }
+
+    /// This frame's damage: the changed commands' rectangles, or the whole frame when there is
+    /// no previous frame on this surface to compare with.
+    private func findDamage(_ list: DisplayList, _ surface: PixelSurface, tracksDamage: Bool) {
+        let target = Target(
+            base: surface.base, width: surface.width, height: surface.height, stride: surface.stride,
+            background: list.background.opaquePixel)
+        damage.removeAll()
+        if tracksDamage, let previous = previousTarget, previous == target, previousOwner === surface.owner {
+            addChanges(
+                from: previousSignatures, to: signatures, width: surface.width, height: surface.height, into: &damage)
+        } else {
+            damage.add(surface.bounds)
         }
-        let rows = UniformRows(colors: rowColors, surface: surface)
-        if threads == 1 || bandCount == 1 {
-            for band in 0..<bandCount { Self.renderBand(band, bandHeight, frame, extents, rows) }
-            return
-        }
-        let next = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: min(threads, bandCount)) { _ in
-            while true {
-                let band = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                guard band < bandCount else { return }
-                Self.renderBand(band, bandHeight, frame, extents, rows)
+        previousTarget = tracksDamage ? target : nil
+        previousOwner = tracksDamage ? surface.owner : nil
+    }
+
+    /// Cuts every disjoint damage rectangle into bands of at most `bandHeight` rows.
+    private func cutIntoBands(_ bandHeight: Int) {
+        bands.removeAll(keepingCapacity: true)
+        for region in regions {
+            var top = region.y0
+            while top < region.y1 {
+                let bottom = min(region.y1, top + bandHeight)
+                bands.append(ClipRect(x0: region.x0, y0: top, x1: region.x1, y1: bottom))
+                top = bottom
             }
         }
     }
 
-    private static func renderBand(
-        _ band: Int, _ bandHeight: Int, _ frame: Frame, _ extents: [(top: Int, bottom: Int)], _ rows: UniformRows
-    ) {
-        let top = band * bandHeight
-        let area = ClipRect(x0: 0, y0: top, x1: rows.surface.width, y1: min(rows.surface.height, top + bandHeight))
-        // The clear writes nothing yet: every row of the band starts virtual, in the background.
-        rows.clear(area.y0..<area.y1, to: frame.background.opaquePixel)
-        extents.withUnsafeBufferPointer { extents in
-            frame.commands.withUnsafeBufferPointer { commands in
-                for index in 0..<commands.count where extents[index].top < area.y1 && extents[index].bottom > area.y0 {
-                    draw(commands[index], on: rows, within: area, extent: extents[index])
+    private func renderBands(_ list: DisplayList, _ surface: PixelSurface) {
+        list.commands.withUnsafeBufferPointer { commands in
+            rects.withUnsafeBufferPointer { rects in
+                bands.withUnsafeBufferPointer { bands in
+                    let job = BandJob(
+                        commands: commands, rects: rects, bands: bands, surface: surface,
+                        background: list.background.opaquePixel)
+                    if threads == 1 || bands.count == 1 {
+                        for band in bands { job.render(band, views[0]) }
+                        return
+                    }
+                    let views = self.views
+                    let next = Atomic<Int>(0)
+                    DispatchQueue.concurrentPerform(iterations: min(threads, job.bands.count)) { worker in
+                        while true {
+                            let band = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                            guard band < job.bands.count else { return }
+                            job.render(job.bands[band], views[worker])
+                        }
+                    }
                 }
+            }
+        }
+    }
+}
+
+/// One frame's commands and rectangles, shared read-only by the threads drawing its bands.
+private struct BandJob: @unchecked Sendable {
+    let commands: UnsafeBufferPointer<FrameCommand>
+    let rects: UnsafeBufferPointer<ClipRect>
+    let bands: UnsafeBufferPointer<ClipRect>
+    let surface: PixelSurface
+    let background: UInt32
+
+    /// Draws every command reaching `area` (one band of a damage rectangle), clipped to it.
+    func render(_ area: ClipRect, _ scratch: BandScratch.View) {
+        let rows = UniformRows(colors: scratch.colors - area.y0, surface: surface, columns: area.x0..<area.x1)
+        // The clear writes nothing yet: every row of the band starts virtual, in the background.
+        rows.clear(area.y0..<area.y1, to: background)
+        var depth = 0
+        for index in 0..<commands.count {
+            let region = rects[index].intersection(area)
+            guard !region.isEmpty else { continue }
+            switch commands[index] {
+            case .draw(let command):
+                draw(command, on: rows, within: area, extent: (rects[index].y0, rects[index].y1))
+            case .beginLayer:
+                rows.materialise(region.y0..<region.y1)
+                compositeImage(scratch.below(depth, top: area.y0, bottom: area.y1), surface, alpha: 1, clip: region)
+                depth += 1
+            case .endLayer(let mask):
+                depth -= 1
+                applyLayerMask(surface, below: scratch.below(depth, top: area.y0, bottom: area.y1), mask, clip: region)
+            case .image(let image, let alpha):
+                // An opaque picture over the band's whole width replaces its rows: no need to write
+                // their virtual colour first.
+                let replaces = alpha >= 1 && region.x0 == area.x0 && region.x1 == area.x1
+                if !replaces { rows.materialise(region.y0..<region.y1) }
+                compositeImage(surface, image.surface, alpha: alpha, clip: region)
+                if replaces { rows.markWritten(region.y0..<region.y1) }
+            case .maskedImage(let image, let path):
+                rows.materialise(region.y0..<region.y1)
+                fillPath(surface, path, painter: ImagePainter(image.surface), clip: region)
             }
         }
         rows.materialise(area.y0..<area.y1)
     }
+}
+
+/// A thread's storage for its bands: a virtual colour per row, and a band of pixels per open
+/// layer for what was below it. Grown when a frame needs more; never shrunk.
+private final class BandScratch {
+    private var colors = UnsafeMutablePointer<UInt32>.allocate(capacity: 1)
+    private var colorCapacity = 1
+    private var layers = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 64)
+    private var layerBytes = 64
+    private var rows = 1
+    private var stride = 64
+    private var width = 1
+
+    deinit {
+        colors.deallocate()
+        layers.deallocate()
+    }
+
+    func reserve(rows: Int, width: Int, depth: Int) {
+        if colorCapacity < rows {
+            colors.deallocate()
+            colors = .allocate(capacity: rows)
+            colorCapacity = rows
+        }
+        self.rows = rows
+        self.width = width
+        stride = (width * 4 + 63) & ~63
+        let bytes = max(1, depth) * rows * stride
+        if layerBytes < bytes {
+            layers.deallocate()
+            layers = .allocate(byteCount: bytes, alignment: 64)
+            layerBytes = bytes
+        }
+    }
+
+    var view: View { View(colors: colors, layers: layers, rows: rows, stride: stride, width: width) }
+
+    struct View: @unchecked Sendable {
+        let colors: UnsafeMutablePointer<UInt32>
+        let layers: UnsafeMutableRawPointer
+        let rows: Int
+        let stride: Int
+        let width: Int
+
+        /// Layer `depth`'s "below" band for frame rows [top, bottom), as a surface addressed by
+        /// frame rows: its row `y` is the scratch's row `y - top` (rows above `top` are never
+        /// touched: every use is clipped to the band).
+        func below(_ depth: Int, top: Int, bottom: Int) -> PixelSurface {
+            let band = layers + depth * rows * stride
+            return PixelSurface(base: band - top * stride, width: width, height: bottom, stride: stride)
+        }
+    }
+}
+
+/// The threads' scratch views, indexed by worker.
+private struct ScratchViews: @unchecked Sendable {
+    var views: [BandScratch.View]
+    init(_ views: [BandScratch.View]) { self.views = views }
+    subscript(worker: Int) -> BandScratch.View { views[worker] }
 }

@@ -9,8 +9,9 @@
 /// one plain fill per row at the end. Any other drawing first writes the virtual rows it may
 /// touch (`materialise`), so the output is the plain pipeline's, byte for byte.
 ///
-/// A view of storage owned by the FrameRenderer, indexed by absolute row; bands running on
-/// different threads use disjoint rows.
+/// A view of one worker's storage in the FrameRenderer, indexed by absolute row (the pointer is
+/// offset by the band's top), for the columns `columns` of a band: a virtual row stands for
+/// those columns only, so a damage rectangle narrower than the frame leaves the rest alone.
 @usableFromInline
 struct UniformRows: @unchecked Sendable {
     /// Marks a written row. Virtual colours are opaque (alpha byte 0xFF: the clear's colour and
@@ -19,12 +20,17 @@ struct UniformRows: @unchecked Sendable {
 
     @usableFromInline let colors: UnsafeMutablePointer<UInt32>
     @usableFromInline let surface: PixelSurface
+    @usableFromInline let columns: Range<Int>
 
     @inlinable
-    init(colors: UnsafeMutablePointer<UInt32>, surface: PixelSurface) {
+    init(colors: UnsafeMutablePointer<UInt32>, surface: PixelSurface, columns: Range<Int>) {
         self.colors = colors
         self.surface = surface
+        self.columns = columns
     }
+
+    /// Whether the band spans the frame's width (only then may a wave fill keep rows virtual).
+    @inlinable var isFullWidth: Bool { columns.lowerBound == 0 && columns.upperBound == surface.width }
 
     /// Makes rows virtual with the opaque `pixel` (the clear, without writing anything).
     @inlinable
@@ -33,7 +39,7 @@ struct UniformRows: @unchecked Sendable {
         (colors + rows.lowerBound).update(repeating: pixel, count: rows.count)
     }
 
-    /// Writes the virtual rows among `rows` (clamped to the surface) to the surface.
+    /// Writes the virtual rows among `rows` (clamped to the surface) to the band's columns.
     @inlinable
     func materialise(_ rows: Range<Int>) {
         let low = max(rows.lowerBound, 0)
@@ -42,14 +48,15 @@ struct UniformRows: @unchecked Sendable {
         while y < high {
             let color = colors[y]
             if color != Self.written {
-                surface.row(y).update(repeating: color, count: surface.width)
+                (surface.row(y) + columns.lowerBound).update(repeating: color, count: columns.count)
                 colors[y] = Self.written
             }
             y += 1
         }
     }
 
-    /// Records that `rows` were written by a kernel that wrote all their pixels itself.
+    /// Records that `rows` were written by a kernel that wrote all their pixels in the band's
+    /// columns itself.
     @inlinable
     func markWritten(_ rows: Range<Int>) {
         (colors + rows.lowerBound).update(repeating: Self.written, count: rows.count)

@@ -115,12 +115,14 @@ public struct ScriptedPlayback {
         self.events = script.events
     }
 
-    /// Delivers due events, then draws the frame at `time` (times must not decrease).
-    public mutating func render(at time: Double, into surface: PixelSurface) {
+    /// Delivers due events, then draws the frame at `time` (times must not decrease); returns its
+    /// damage (`ScenePlayer.render(at:into:)`).
+    @discardableResult
+    public mutating func render(at time: Double, into surface: PixelSurface) -> Damage {
         while next < events.count && events[next].time <= time {
             player.handle(events[next])
             next += 1
         }
-        player.render(at: time, into: surface)
+        return player.render(at: time, into: surface)
     }
 }

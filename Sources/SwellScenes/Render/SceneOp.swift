@@ -1,18 +1,8 @@
 import SwellRaster
 
-/// One step of a scene's frame, in drawing order.
-public enum SceneOp {
-    /// A raster shape in a colour (ring, disc, wave fill/stroke, path).
-    case draw(DrawCommand)
-    /// Starts a layer: what is on the surface now is remembered as "below" the layer.
-    case beginLayer
-    /// Ends the layer, keeping it only as much as the mask's alpha (SwiftUI's `.mask`).
-    case endLayer(HorizontalGradientMask)
-    /// An image already scaled to the frame, composited whole at `alpha`.
-    case image(PixelBuffer, alpha: Float)
-    /// An image already scaled to the frame, shown only inside `path` (anti-aliased edge).
-    case maskedImage(PixelBuffer, Path)
-}
+/// One step of a scene's frame, in drawing order: a command of the frame's display list
+/// (`FrameCommand`: shapes, pictures, layers and their masks), rendered by `FrameRenderer`.
+public typealias SceneOp = FrameCommand
 
 /// The size of the frame a scene draws, in pixels.
 public struct FrameSize: Equatable, Sendable {

@@ -24,9 +24,11 @@ let benchVerb = Verb(
         the present time (copy to the scan-out buffer, flip and the wait for it, when a display is
         used) and their total: min, p50, p95, p99, max, mean, the frames whose render time is over
         the budget of one refresh interval (the display's rate, else --refresh, default 60 Hz) and
-        the headroom (budget / p99 of the render time). Without --output the frames go to memory
-        at --size (default 1920x1080). The last frame's checksum is printed (the run is
-        deterministic), so a change in the pictures is visible.
+        the headroom (budget / p99 of the render time). A frame draws only the rectangles that
+        changed since the previous one (nothing when nothing moved); --whole-frames draws each
+        whole. Without --output the frames go to memory at --size (default 1920x1080). The last
+        frame's checksum is printed (the run is deterministic), so a change in the pictures is
+        visible.
         With --scenes DIR, runs every scene file in DIR (*.json, e.g. examples/: one of each
         built-in scene) the same way, 10 s each unless --seconds or --frames say otherwise, on the
         same output, and prints one table and which scenes held the refresh rate.
@@ -43,6 +45,7 @@ let benchVerb = Verb(
         .option("drawlists", "DIR", "benchmark every draw list (*.json) in DIR"),
         .option("frames", "N", "frames to render (default: 20 s of the scene, or 100 per draw list)"),
         .option("threads", "N", "render threads (default: one per core)"),
+        .flag("whole-frames", "draw every frame whole (default: only what changed since the previous frame)"),
         .option("refresh", "HZ", "refresh rate that sets the frame budget (default 60)"),
         .option(
             "damage", "X,Y,W,H|diff",

@@ -49,6 +49,8 @@ struct SceneBench {
     let diff: FrameDiffDamage?
     /// --hold: the last frame stays on the display until a stop signal.
     let hold: Bool
+    /// Every frame drawn whole (`--whole-frames`) rather than only what changed.
+    let wholeFrames: Bool
 
     /// Opens the output; `defaultSeconds` of animation unless --seconds or --frames say otherwise.
     init(_ arguments: ParsedArguments, threads: Int, defaultSeconds: Double) throws {
@@ -82,15 +84,17 @@ struct SceneBench {
             presenter.restore()
             throw error
         }
+        wholeFrames = arguments.has("whole-frames")
         describedInput =
-            "\(threads) thread\(threads == 1 ? "" : "s"), "
+            "\(threads) thread\(threads == 1 ? "" : "s"), \(wholeFrames ? "whole frames" : "damage only"), "
             + (arguments["input"] == nil ? "three dragging fingers" : "touch script \(arguments["input"]!)")
     }
 
     var location: String { presenting ? presenter.display.description : "memory" }
 
     func run(_ player: ScenePlayer, name: String) throws -> BenchSeries {
-        try benchFrames(
+        player.tracksDamage = !wholeFrames
+        return try benchFrames(
             player, name: name, on: presenter, presenting: presenting, refresh: refresh, frames: frames, script: script,
             damage: damage, diff: diff)
     }
@@ -122,7 +126,6 @@ func benchFrames(
     var progress = ProgressBar(total: frames, label: name)
     var nextEvent = 0
     let surface = presenter.shadow.surface
-    let presented = damage ?? .whole(width: surface.width, height: surface.height)
     for index in 0..<frames {
         if StopSignals.received != nil { break }
         let time = Double(index) / refresh
@@ -131,20 +134,20 @@ func benchFrames(
             nextEvent += 1
         }
         let started = monotonicSeconds()
-        player.render(at: time, into: surface)
-        let rendered = monotonicSeconds()
+        let drawn = player.render(at: time, into: surface)
+        let renderedAt = monotonicSeconds()
         if presenting {
             do {
-                // integrator: the player's damage unless --damage
-                try presenter.present(damage: diff?.damage(of: surface) ?? presented)
+                // --damage and --damage diff measure a given copy; otherwise what the player drew.
+                try presenter.present(damage: damage ?? diff?.damage(of: surface) ?? drawn)
             } catch {
                 throw commandFailure(error)
             }
         }
-        times.render.append((rendered - started) * 1000)
+        times.render.append((renderedAt - started) * 1000)
         times.copy.append(presenting ? presenter.lastCopySeconds * 1000 : 0)
         // Memory has nothing to present: the frame is done when it is rendered.
-        times.present.append(presenting ? (monotonicSeconds() - rendered) * 1000 : 0)
+        times.present.append(presenting ? (monotonicSeconds() - renderedAt) * 1000 : 0)
         progress.update(index + 1)
     }
     progress.finish()

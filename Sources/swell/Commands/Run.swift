@@ -98,8 +98,6 @@ final class SceneContent: KioskContent {
     /// The loop time at which the scene started.
     private var sceneStart = 0.0
     private(set) var frames = 0
-    /// The whole frame as damage, made once (a frame must not allocate).
-    private var whole = Damage()
 
     init(
         player: ScenePlayer, script: [SwellScenes.TouchEvent], reload: @escaping () throws -> ScenePlayer,
@@ -118,12 +116,10 @@ final class SceneContent: KioskContent {
             player.handle(script[nextScripted])
             nextScripted += 1
         }
-        player.render(at: sceneTime, into: surface)
+        // The player's damage: a newly loaded scene's player (or a new surface) draws whole.
+        let damage = player.render(at: sceneTime, into: surface)
         frames += 1
-        // A newly loaded scene's first frame must be whole too.
-        let frame = ClipRect(x0: 0, y0: 0, x1: surface.width, y1: surface.height)
-        if whole.bounds != frame { whole = Damage([frame]) }
-        return whole  // integrator: use the player's damage
+        return damage
     }
 
     func handle(_ touch: SwellKiosk.TouchEvent, at time: Double) {

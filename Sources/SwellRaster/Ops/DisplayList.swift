@@ -1,0 +1,140 @@
+/// One frame's description: every kind of op a frame is made of, in drawing order, over an opaque
+/// background. `FrameRenderer` renders it in bands on every thread; `render(_:into:)` below is
+/// the plain op-by-op reference it is tested against (Blend2D's model: the fast pipeline checked
+/// against a plain one).
+
+/// One step of a frame, in drawing order.
+public enum FrameCommand {
+    /// A raster shape in a colour (ring, disc, wave fill/stroke, path, and whatever `Shape` gains).
+    case draw(DrawCommand)
+    /// Starts a layer: what is on the surface now is remembered as "below" the layer.
+    case beginLayer
+    /// Ends the layer, keeping it only as much as the mask's alpha (SwiftUI's `.mask`). A layer
+    /// begun and never ended, or an end with no layer begun, does nothing.
+    case endLayer(HorizontalGradientMask)
+    /// An image already scaled to the frame, composited whole at `alpha`.
+    case image(PixelBuffer, alpha: Float)
+    /// An image already scaled to the frame, shown only inside `path` (anti-aliased edge).
+    case maskedImage(PixelBuffer, Path)
+}
+
+/// A frame: an opaque background and commands composited in order.
+public struct DisplayList {
+    public var width: Int
+    public var height: Int
+    public var background: Color
+    public var commands: [FrameCommand]
+
+    public init(width: Int, height: Int, background: Color, commands: [FrameCommand] = []) {
+        self.width = width
+        self.height = height
+        self.background = background
+        self.commands = commands
+    }
+}
+
+/// The plain reference: background, then every command in order, each over the whole frame; a
+/// layer keeps a whole-frame copy of what was below it. Allocates a buffer per layer: it is the
+/// statement of what a frame means, not the fast road (`FrameRenderer`).
+public func render(_ list: DisplayList, into surface: PixelSurface) {
+    precondition(
+        surface.width == list.width && surface.height == list.height, "surface size differs from the list's")
+    let bounds = surface.bounds
+    clear(surface, color: list.background, clip: bounds)
+    let partners = layerPartners(list.commands)
+    var below: [PixelBuffer] = []
+    for (index, command) in list.commands.enumerated() {
+        switch command {
+        case .draw(let shape):
+            draw(shape, on: surface, within: bounds)
+        case .beginLayer:
+            guard partners[index] != nil else { continue }
+            let copy = PixelBuffer(width: surface.width, height: surface.height)
+            compositeImage(copy.surface, surface, alpha: 1, clip: bounds)
+            below.append(copy)
+        case .endLayer(let mask):
+            guard partners[index] != nil, let under = below.popLast() else { continue }
+            applyLayerMask(surface, below: under.surface, mask, clip: bounds)
+        case .image(let image, let alpha):
+            compositeImage(surface, image.surface, alpha: alpha, clip: bounds)
+        case .maskedImage(let image, let path):
+            fillPath(surface, path, painter: ImagePainter(image.surface), clip: bounds)
+        }
+    }
+}
+
+/// For each `beginLayer` its `endLayer`'s index and for each `endLayer` its `beginLayer`'s
+/// (nil for unmatched ones and for every other command). For the reference and tests; the
+/// renderer pairs layers with its own reused storage.
+public func layerPartners(_ commands: [FrameCommand]) -> [Int?] {
+    var partners = [Int?](repeating: nil, count: commands.count)
+    var open: [Int] = []
+    for (index, command) in commands.enumerated() {
+        switch command {
+        case .beginLayer: open.append(index)
+        case .endLayer:
+            guard let begin = open.popLast() else { continue }
+            partners[begin] = index
+            partners[index] = begin
+        default: break
+        }
+    }
+    return partners
+}
+
+/// The pixels a command can change in a `width` x `height` frame, conservatively (it may
+/// overestimate, never underestimate; FrameRendererTests). Layer ends are the union of their
+/// contents (the caller knows the pairs); this gives the rectangle of one command on its own.
+@inlinable
+public func bounds(of command: FrameCommand, width: Int, height: Int) -> ClipRect {
+    let frame = ClipRect(x0: 0, y0: 0, x1: width, y1: height)
+    switch command {
+    case .draw(let shape):
+        return bounds(of: shape, width: width, height: height)
+    case .beginLayer, .endLayer:
+        return ClipRect(x0: 0, y0: 0, x1: 0, y1: 0)
+    case .image(let image, let alpha):
+        guard alpha > 0 else { return ClipRect(x0: 0, y0: 0, x1: 0, y1: 0) }
+        return frame.intersection(image.surface.bounds)
+    case .maskedImage(let image, let path):
+        let outline = bounds(of: DrawCommand(.path(path), color: .white), width: width, height: height)
+        return outline.intersection(image.surface.bounds)
+    }
+}
+
+/// The pixels a draw command can change (empty when it draws nothing).
+@inlinable
+public func bounds(of command: DrawCommand, width: Int, height: Int) -> ClipRect {
+    guard command.color.a > 0 else { return ClipRect(x0: 0, y0: 0, x1: 0, y1: 0) }
+    let rows = rowExtent(of: command.shape, frameHeight: height)
+    let columns = columnExtent(of: command.shape, frameWidth: width)
+    var rect = ClipRect(x0: columns.left, y0: rows.top, x1: columns.right, y1: rows.bottom)
+    if let clip = command.clip { rect = rect.intersection(clip) }
+    rect = rect.intersection(ClipRect(x0: 0, y0: 0, x1: width, y1: height))
+    return rect.isEmpty ? ClipRect(x0: 0, y0: 0, x1: 0, y1: 0) : rect
+}
+
+/// The columns a shape can touch, [left, right), with the same margins as `rowExtent`: full
+/// width for waves (they span the frame) and for any shape this function does not know.
+@inlinable
+public func columnExtent(of shape: Shape, frameWidth: Int) -> (left: Int, right: Int) {
+    func columns(_ low: Double, _ high: Double) -> (left: Int, right: Int) {
+        guard low.isFinite, high.isFinite, low <= high else { return (0, 0) }
+        let left = max(0, Int(min(max(-1, low - 1), Double(frameWidth)).rounded(.down)))
+        let right = min(frameWidth, Int(min(max(-1, high + 2), Double(frameWidth) + 1).rounded(.up)))
+        return (left, max(left, right))
+    }
+    // `if case`, not a switch: a `Shape` case added later compiles here and spans the width.
+    if case .ring(let ring) = shape {
+        let reach = max(ring.radius, 0) + max(ring.width, 0) / 2
+        return columns(ring.centerX - reach, ring.centerX + reach)
+    }
+    if case .disc(let disc) = shape {
+        return columns(disc.centerX - max(disc.radius, 0), disc.centerX + max(disc.radius, 0))
+    }
+    if case .path(let path) = shape {
+        guard let box = pathBounds(path) else { return (0, 0) }
+        return columns(box.minX, box.maxX)
+    }
+    return (0, frameWidth)
+}

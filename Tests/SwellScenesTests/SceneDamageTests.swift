@@ -1,0 +1,81 @@
+import SwellRaster
+import SwellScenes
+import Testing
+
+/// The scenes played with damage (only the changed rectangles drawn into a surface that keeps
+/// the previous frame) give the bytes of the same scenes drawn whole, every frame; idle scenes
+/// draw nothing; the strip page's damage is its strip.
+@Suite struct SceneDamageTests {
+    static let width = GoldenCase.width
+    static let height = GoldenCase.height
+
+    /// Frames every 1/15 s (touches, a slideshow change and its reveal included) drawn with and
+    /// without damage, on one thread and on two.
+    @Test(arguments: GoldenCase.all.map(\.name))
+    func scenesDrawnWithDamageGiveTheWholeFramesBytes(name: String) throws {
+        let golden = GoldenCase.all.first { $0.name == name }!
+        for threads in [1, 2] {
+            let whole = try golden.makePlayer(threads: threads)
+            whole.tracksDamage = false
+            var wholePlayback = ScriptedPlayback(player: whole, script: try golden.makeScript())
+            var damagedPlayback = ScriptedPlayback(
+                player: try golden.makePlayer(threads: threads), script: try golden.makeScript())
+            let wholeBuffer = PixelBuffer(width: Self.width, height: Self.height)
+            let damagedBuffer = PixelBuffer(width: Self.width, height: Self.height)
+            var partial = 0
+            for frame in 0..<150 {
+                let time = Double(frame) / 15
+                wholePlayback.render(at: time, into: wholeBuffer.surface)
+                let damage = damagedPlayback.render(at: time, into: damagedBuffer.surface)
+                if damage.area < Self.width * Self.height { partial += 1 }
+                let difference = Self.firstDifference(wholeBuffer.surface, damagedBuffer.surface)
+                #expect(difference == nil, "\(name), \(threads) threads, frame \(frame): \(difference ?? "")")
+                if difference != nil { break }
+            }
+            if name == "slideshow" || name == "wave" || name == "elastic" {
+                #expect(partial > 10, "\(name): frames drawn in part (\(partial))")
+            }
+        }
+    }
+
+    static func firstDifference(_ a: PixelSurface, _ b: PixelSurface) -> String? {
+        for y in 0..<a.height {
+            for x in 0..<a.width where a.row(y)[x] != b.row(y)[x] {
+                return
+                    "(\(x), \(y)): \(String(a.row(y)[x], radix: 16)) drawn whole, \(String(b.row(y)[x], radix: 16)) with damage"
+            }
+        }
+        return nil
+    }
+
+    static func player(_ sceneFile: String) throws -> ScenePlayer {
+        try loadSceneFile(bytes: Array(sceneFile.utf8), name: "test") { _ in SceneImages(syntheticImages()) }
+    }
+
+    @Test func anIdlePondAndASlideshowBetweenPicturesDrawNothing() throws {
+        let buffer = PixelBuffer(width: Self.width, height: Self.height)
+        let pond = try Self.player(#"{"scene": "ripples"}"#)
+        #expect(pond.render(at: 0, into: buffer.surface).area == Self.width * Self.height)
+        #expect(pond.render(at: 0.5, into: buffer.surface).isEmpty)
+        let slides = try Self.player(#"{"scene": "slideshow", "parameters": {"interval": 5, "folder": "x"}}"#)
+        slides.render(at: 0, into: buffer.surface)
+        #expect(slides.render(at: 1, into: buffer.surface).isEmpty)
+        #expect(slides.render(at: 4.9, into: buffer.surface).isEmpty)
+        #expect(!slides.render(at: 5.5, into: buffer.surface).isEmpty, "the reveal draws")
+        slides.redrawAll()
+        #expect(slides.render(at: 5.5, into: buffer.surface).area == Self.width * Self.height)
+    }
+
+    /// examples/strip.json: a picture under a flowing strip at the bottom; after the first frame
+    /// only the strip's rows are drawn (70 of 1080 rows, scaled to this frame's height).
+    @Test func theStripPagesDamageIsItsStrip() throws {
+        let bytes = ExampleFileTests.read(ExampleFileTests.examples + "/strip.json")
+        let player = try loadSceneFile(bytes: bytes, name: "strip.json") { _ in SceneImages(syntheticImages()) }
+        let buffer = PixelBuffer(width: 1920, height: 1080)
+        player.render(at: 0, into: buffer.surface)
+        for frame in 1..<5 {
+            let damage = player.render(at: Double(frame) / 60, into: buffer.surface)
+            #expect(damage.bounds.y0 >= 1080 - 72 && damage.bounds.y1 == 1080, "frame \(frame): \(damage.rects)")
+        }
+    }
+}
