@@ -53,12 +53,21 @@ func firstLanes(_ count: Int) -> SIMD16<UInt8> {
     return unsafeBitCast(SIMD2<UInt64>(low, high), to: SIMD16<UInt8>.self)
 }
 
+/// Each byte as a 32-bit lane. The standard library's `PixelVector(truncatingIfNeeded:)` was an
+/// out-of-line call converting lane by lane; this loop becomes one zero-extending move.
+@inlinable @inline(__always)
+func widened(_ bytes: SIMD16<UInt8>) -> PixelVector {
+    var out = PixelVector()
+    for i in 0..<16 { out[i] = UInt32(bytes[i]) }
+    return out
+}
+
 @inlinable @inline(__always)
 func compositeLanes(
     _ row: UnsafeMutablePointer<UInt32>, at x: Int, count: Int, _ width: Int, _ source: SourceColor,
     _ bytes: SIMD16<UInt8>, _ scale: LaneFloats
 ) {
-    let coverage = PixelVector(truncatingIfNeeded: bytes)
+    let coverage = widened(bytes)
     let alpha = byteAsFloat(coverage) * scale
     if x + laneCount <= width {
         let p = UnsafeMutableRawPointer(row + x)
