@@ -119,6 +119,7 @@ struct GlyphAccuracyTests {
                 glyphsChecked += 1
             }
         }
+        print("glyph masks: \(glyphsChecked) glyphs, worst pixel error \(worst), mean over \(edgeCount) edge pixels \(edgeSum / Double(max(edgeCount, 1)))")
         #expect(glyphsChecked > 300)
         #expect(worst <= 0.05)
         #expect(edgeSum / Double(max(edgeCount, 1)) <= 0.01, "mean edge error \(edgeSum / Double(edgeCount))")
