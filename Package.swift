@@ -9,7 +9,8 @@
 //   SwellDrawList  – the `drawlist/1` format: parse + validate into raster ops
 //   SwellOutput    – sinks: raw XRGB8888 files, PNG (libpng), atomic file writes; reading PNG
 //                    (huge ones shrunk row by row) and JPEG (libjpeg) pictures
-//   SwellScenes    – animation engine, the built-in scenes, scene files, frame diffs (no I/O)
+//   SwellScenes    – animation engine, the built-in scenes, scene files, frame diffs (no I/O but
+//                    fonts, through SwellText)
 //   swell          – the command-line tool
 // Tuning flags (e.g. -Xcc -march=native) are passed on the command line by scripts/, never
 // as unsafeFlags here, so the package stays usable as a dependency.
@@ -45,7 +46,7 @@ let package = Package(
             name: "SwellText", dependencies: ["SwellRaster", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBiDi"]),
         .target(name: "SwellDrawList", dependencies: ["SwellRaster", "SwellJSON", "SwellText"]),
         .target(name: "SwellOutput", dependencies: ["SwellRaster", "CPNG", "CJPEG", "CPNGRows"]),
-        .target(name: "SwellScenes", dependencies: ["SwellRaster", "SwellJSON"]),
+        .target(name: "SwellScenes", dependencies: ["SwellRaster", "SwellJSON", "SwellText"]),
         // Kiosk output: DRM/KMS and fbdev presenters, the VT console, evdev input, the frame loop.
         .target(name: "SwellKiosk", dependencies: ["SwellRaster", "CDRM", "CSysShims"]),
         .executableTarget(

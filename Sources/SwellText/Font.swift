@@ -46,6 +46,19 @@ public final class Font {
         return hb_font_get_nominal_glyph(shaper, scalar, &glyph) != 0
     }
 
+    /// The widest advance of the digits 0–9 in font units (0 when the font has none): the cell of
+    /// tabular digits.
+    public private(set) lazy var digitCell: Double = {
+        var widest: Int32 = 0
+        for digit in UInt32(0x30)...0x39 {
+            var glyph: hb_codepoint_t = 0
+            if hb_font_get_nominal_glyph(shaper, digit, &glyph) != 0 {
+                widest = max(widest, hb_font_get_glyph_h_advance(shaper, glyph))
+            }
+        }
+        return Double(widest)
+    }()
+
     /// The number of glyphs in the font.
     public var glyphCount: Int { Int(face.pointee.num_glyphs) }
 }

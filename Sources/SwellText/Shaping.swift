@@ -5,6 +5,10 @@ import CHarfBuzz
 public struct TextFeatures: Hashable, Sendable {
     public let spec: [String]
     let features: [hb_feature_t]
+    /// `tnum` was asked for: digits are also set in cells as wide as the widest digit, centred,
+    /// for fonts without a `tnum` feature of their own (Quicksand, Comfortaa), as SwiftUI's
+    /// `.monospacedDigit()` does; where the font's `tnum` already made them equal this moves nothing.
+    var tabularDigits: Bool { spec.contains { $0 == "tnum" || $0 == "+tnum" || $0 == "tnum=1" } }
 
     public static let none = TextFeatures(checked: [], [])
 
@@ -76,13 +80,21 @@ func shapeLine(_ text: String, font primary: Font, features: TextFeatures, fonts
         let infos = hb_buffer_get_glyph_infos(buffer, &count)!
         let positions = hb_buffer_get_glyph_positions(buffer, &count)!
         let em = 1 / run.font.unitsPerEm
+        let cell = features.tabularDigits ? run.font.digitCell : 0
         for i in 0..<Int(count) {
             let p = positions[i]
+            var advance = Double(p.x_advance)
+            var shift = 0.0
+            let cluster = Int(infos[i].cluster)
+            if cell > 0, cluster < scalars.count, (0x30...0x39).contains(scalars[cluster]) {
+                shift = (cell - advance) / 2
+                advance = cell
+            }
             glyphs.append(
                 ShapedGlyph(
-                    font: run.font, glyph: infos[i].codepoint, x: pen + Double(p.x_offset) * em,
-                    y: Double(p.y_offset) * em, cluster: Int(infos[i].cluster)))
-            pen += Double(p.x_advance) * em
+                    font: run.font, glyph: infos[i].codepoint, x: pen + (Double(p.x_offset) + shift) * em,
+                    y: Double(p.y_offset) * em, cluster: cluster))
+            pen += advance * em
         }
     }
     return ShapedLine(glyphs: glyphs, advance: pen)

@@ -123,6 +123,21 @@ struct ShapingTests {
         #expect(run.glyphs.count == 2, "the .notdef box is drawn")
     }
 
+    /// `tnum` in a font without the feature (Quicksand has none): digits still take equal cells,
+    /// so a changing counter keeps its width; in DejaVu (which has it) nothing moves.
+    @Test func tabularDigitsWithAndWithoutTheFontsFeature() throws {
+        let setter = Typesetter()
+        let tnum = try TextFeatures(["tnum"])
+        let quicksand = try setter.fonts.font(pattern: "Quicksand:bold")
+        let ones = setter.shape("Ripples: 1111", font: quicksand, features: tnum)
+        let eights = setter.shape("Ripples: 8808", font: quicksand, features: tnum)
+        #expect(ones.advance == eights.advance)
+        #expect(setter.shape("1111", font: quicksand).advance < setter.shape("8808", font: quicksand).advance)
+        let dejavu = try setter.fonts.font(file: Self.dejavu)
+        let plain = setter.shape("Wave 12:30", font: dejavu).glyphs.map(\.x)
+        #expect(setter.shape("Wave 12:30", font: dejavu, features: tnum).glyphs.map(\.x) == plain)
+    }
+
     @Test func patternsResolveAndBadPatternsSayWhatWasFound() throws {
         let fonts = FontLibrary()
         #expect(try fonts.font(pattern: "Quicksand:bold").file.hasSuffix("Quicksand-Bold.ttf"))
