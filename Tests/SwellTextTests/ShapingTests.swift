@@ -1,4 +1,5 @@
 import Glibc
+import SwellRaster
 import SwellText
 import Testing
 
@@ -136,6 +137,31 @@ struct ShapingTests {
         let dejavu = try setter.fonts.font(file: Self.dejavu)
         let plain = setter.shape("Wave 12:30", font: dejavu).glyphs.map(\.x)
         #expect(setter.shape("Wave 12:30", font: dejavu, features: tnum).glyphs.map(\.x) == plain)
+    }
+
+    /// A 10 000-character line: shaped whole, laid out clipped to a 1080p frame (glyphs past its
+    /// right edge are never rasterised), with the mask cache inside its budget, and drawn.
+    @Test func aTenThousandCharacterLineRendersClippedWithinTheBudget() throws {
+        let setter = Typesetter(glyphBudget: 256 << 10)
+        let font = try setter.fonts.font(file: Self.dejavu)
+        var random = 19 as UInt64
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ,.;:!?ßéøæ—€")
+        let text = String((0..<10_000).map { _ -> Character in
+            random = random &* 6364136223846793005 &+ 1442695040888963407
+            return alphabet[Int(random >> 33) % alphabet.count]
+        })
+        let frame = ClipRect(x0: 0, y0: 0, x1: 1920, y1: 1080)
+        let run = try setter.run(text, font: font, size: 37.5, x: -3000.3, y: 500, visible: frame)
+        #expect(setter.shape(text, font: font).glyphs.count > 9_900, "10 000 characters, a few ligatures")
+        #expect(run.glyphs.count > 50 && run.glyphs.count < 200, "\(run.glyphs.count) glyphs placed")
+        #expect(setter.glyphs.bytes <= setter.glyphs.budget)
+        let buffer = PixelBuffer(width: 1920, height: 1080)
+        FrameRenderer(threads: 2).render(
+            Frame(width: 1920, height: 1080, background: .white, commands: [DrawCommand(.glyphs(run), color: .black)]),
+            into: buffer.surface)
+        var dark = 0
+        for x in 0..<1920 where buffer.surface.pixel(x: x, y: 490) & 0xFF < 0x80 { dark += 1 }
+        #expect(dark > 100)
     }
 
     @Test func patternsResolveAndBadPatternsSayWhatWasFound() throws {
