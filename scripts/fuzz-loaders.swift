@@ -1,3 +1,4 @@
+import Glibc
 // libFuzzer harness for the files a kiosk reads (scripts/fuzz builds and runs it): scene files,
 // draw lists (text ops among them), touch scripts, dump manifests and corrupted font files (DejaVu
 // Sans with the input's (offset, byte) patches, opened and laid out). The first byte of an input picks the loader, the
@@ -8,7 +9,6 @@ import SwellDrawList
 import SwellRaster
 import SwellScenes
 import SwellText
-import Glibc
 
 let fontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 nonisolated(unsafe) let fontBytes: [UInt8] = {
@@ -44,9 +44,14 @@ func fuzzFont(_ patches: [UInt8]) {
     guard let font = try? setter.fonts.font(file: corruptFontPath) else { return }
     let target = PixelBuffer(width: 64, height: 36)
     for size in [7.0, 23.5] {
-        guard let run = try? setter.run("Wave ffi AV 12 ש م", font: font, size: size, x: 1.3, y: 25, visible: target.surface.bounds)
+        guard
+            let run = try? setter.run(
+                "Wave ffi AV 12 ש م", font: font, size: size, x: 1.3, y: 25, visible: target.surface.bounds)
         else { continue }
-        render(Frame(width: 64, height: 36, background: Color(r: 1, g: 1, b: 1), commands: [DrawCommand(.glyphs(run), color: Color(r: 0, g: 0, b: 0, a: 1))]), into: target.surface)
+        render(
+            Frame(
+                width: 64, height: 36, background: Color(r: 1, g: 1, b: 1),
+                commands: [DrawCommand(.glyphs(run), color: Color(r: 0, g: 0, b: 0, a: 1))]), into: target.surface)
     }
 }
 

@@ -151,7 +151,8 @@ private func measureList(
             return n
         }
         records.append(
-            .textCache(build: build, list: name, masks: cache.count, bytes: cache.bytes, budget: cache.budget, glyphs: glyphs))
+            .textCache(
+                build: build, list: name, masks: cache.count, bytes: cache.bytes, budget: cache.budget, glyphs: glyphs))
         printError("[\(build)] \(name): glyph cache \(cache.count) masks, \(cache.bytes) of \(cache.budget) bytes")
     }
     if let cairo, renderers.contains(.swell) {

@@ -62,7 +62,9 @@ struct Options {
                 for name in text.split(separator: ",") {
                     guard let renderer = Renderer(rawValue: String(name)) else {
                         throw OptionsError(
-                            description: "--renderers: unknown renderer \(name) (swell, swell-banded, cairo, memset, swell-cold or cairo-cold)")
+                            description:
+                                "--renderers: unknown renderer \(name) (swell, swell-banded, cairo, memset, swell-cold or cairo-cold)"
+                        )
                     }
                     renderers.append(renderer)
                 }

@@ -75,7 +75,9 @@ struct Report {
             for build in builds {
                 guard let cold = timings[key(build, list.name, .swellCold)] else { continue }
                 let cairoCold = median(build, list.name, .cairoCold)
-                if let c = timings[key(build, list.name, .cairoCold)] { row("Cairo cold (\(build) process)", c, ["", "", ""]) }
+                if let c = timings[key(build, list.name, .cairoCold)] {
+                    row("Cairo cold (\(build) process)", c, ["", "", ""])
+                }
                 let ratio = cairoCold.map { $0 / cold.median }
                 let verdict =
                     build == Self.barBuild
@@ -101,7 +103,8 @@ struct Report {
     private var textCacheSection: String {
         guard !textCaches.isEmpty else { return "" }
         var out = "\nGlyph cache after the warm frames (cold rows: every cache emptied before each frame, "
-        out += "text laid out again):\n\n| build | list | glyphs drawn | masks | mask bytes | budget | glyphs/ms warm | glyphs/ms cold |\n"
+        out +=
+            "text laid out again):\n\n| build | list | glyphs drawn | masks | mask bytes | budget | glyphs/ms warm | glyphs/ms cold |\n"
         out += "|---|---|--:|--:|--:|--:|--:|--:|\n"
         for c in textCaches {
             func rate(_ r: Renderer) -> String {

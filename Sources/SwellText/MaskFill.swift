@@ -63,7 +63,9 @@ struct MaskAccumulator {
         let ddx = x0 - 2 * cx + x
         let ddy = y0 - 2 * cy + y
         let deviation = (ddx * ddx + ddy * ddy).squareRoot() / 4
-        let n = deviation > maskFlatteningTolerance ? min(256, Int((deviation / maskFlatteningTolerance).squareRoot().rounded(.up))) : 1
+        let n =
+            deviation > maskFlatteningTolerance
+            ? min(256, Int((deviation / maskFlatteningTolerance).squareRoot().rounded(.up))) : 1
         let step = 1 / Double(n)
         for i in 1..<max(n, 1) {
             let t = Double(i) * step

@@ -135,7 +135,9 @@ func itemise(_ scalars: [UInt32], levels: [Int8], primary: Font, fonts: FontLibr
         let s = scalars[i]
         var font = runFont
         if i == 0 || !clingsToPrevious(s) {
-            font = primary.hasGlyph(for: s) || isInvisible(s) ? primary : fonts.fallback(for: s, primary: primary) ?? primary
+            font =
+                primary.hasGlyph(for: s) || isInvisible(s)
+                ? primary : fonts.fallback(for: s, primary: primary) ?? primary
         }
         if i > 0 && (font !== runFont || levels[i] != levels[i - 1]) {
             runs.append(TextRun(start: start, end: i, level: levels[i - 1], font: runFont))

@@ -55,7 +55,8 @@ struct GlyphAccuracyTests {
                 },
                 cubic_to: { _, _, _, _ in 1 },  // TrueType fonts only here
                 shift: 0, delta: 0)
-            _ = FT_Outline_Decompose(&face.pointee.glyph.pointee.outline, &funcs, Unmanaged.passUnretained(self).toOpaque())
+            _ = FT_Outline_Decompose(
+                &face.pointee.glyph.pointee.outline, &funcs, Unmanaged.passUnretained(self).toOpaque())
             path.close()
             return path
         }
@@ -119,7 +120,9 @@ struct GlyphAccuracyTests {
                 glyphsChecked += 1
             }
         }
-        print("glyph masks: \(glyphsChecked) glyphs, worst pixel error \(worst), mean over \(edgeCount) edge pixels \(edgeSum / Double(max(edgeCount, 1)))")
+        print(
+            "glyph masks: \(glyphsChecked) glyphs, worst pixel error \(worst), mean over \(edgeCount) edge pixels \(edgeSum / Double(max(edgeCount, 1)))"
+        )
         #expect(glyphsChecked > 300)
         #expect(worst <= 0.05)
         #expect(edgeSum / Double(max(edgeCount, 1)) <= 0.01, "mean edge error \(edgeSum / Double(edgeCount))")

@@ -71,7 +71,9 @@ struct TextPageAccuracyTests {
                     let size = Int(op.size * 2) + 4
                     let shifted = outline.load(
                         faces[g.font.file]!, g.glyph, size: op.size, ox: fx - Double(left), oy: fy - Double(top))
-                    references[key] = (left, top, referencePathCoverage(shifted, width: size, height: size, subRows: 128))
+                    references[key] = (
+                        left, top, referencePathCoverage(shifted, width: size, height: size, subRows: 128)
+                    )
                 }
                 let r = references[key]!
                 for j in 0..<r.map.height {

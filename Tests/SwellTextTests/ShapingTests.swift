@@ -62,8 +62,9 @@ struct ShapingTests {
         }
     }
 
-    static func expectSame(_ a: [(glyph: UInt32, x: Int, y: Int)], _ b: [(glyph: UInt32, x: Int, y: Int)], _ label: String)
-    {
+    static func expectSame(
+        _ a: [(glyph: UInt32, x: Int, y: Int)], _ b: [(glyph: UInt32, x: Int, y: Int)], _ label: String
+    ) {
         #expect(a.count == b.count, "\(label): \(a.count) glyphs, hb-shape \(b.count)")
         for (i, (s, h)) in zip(a, b).enumerated() {
             #expect(s.glyph == h.glyph && s.x == h.x && s.y == h.y, "\(label) glyph \(i): Swell \(s), hb-shape \(h)")
@@ -146,10 +147,11 @@ struct ShapingTests {
         let font = try setter.fonts.font(file: Self.dejavu)
         var random = 19 as UInt64
         let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ,.;:!?ßéøæ—€")
-        let text = String((0..<10_000).map { _ -> Character in
-            random = random &* 6364136223846793005 &+ 1442695040888963407
-            return alphabet[Int(random >> 33) % alphabet.count]
-        })
+        let text = String(
+            (0..<10_000).map { _ -> Character in
+                random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return alphabet[Int(random >> 33) % alphabet.count]
+            })
         let frame = ClipRect(x0: 0, y0: 0, x1: 1920, y1: 1080)
         let run = try setter.run(text, font: font, size: 37.5, x: -3000.3, y: 500, visible: frame)
         #expect(setter.shape(text, font: font).glyphs.count > 9_900, "10 000 characters, a few ligatures")

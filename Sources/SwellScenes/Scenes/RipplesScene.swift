@@ -137,7 +137,9 @@ public final class CounterText: @unchecked Sendable {
     let features = try! TextFeatures(["tnum"])
 
     public init() {
-        font = (try? typesetter.fonts.font(pattern: "Quicksand:bold")) ?? (try? typesetter.fonts.font(pattern: "DejaVu Sans:bold"))
+        font =
+            (try? typesetter.fonts.font(pattern: "Quicksand:bold"))
+            ?? (try? typesetter.fonts.font(pattern: "DejaVu Sans:bold"))
     }
 
     func size(forHeight height: Int) -> Double { max(17, (Double(height) * 34 / 667).rounded()) }
