@@ -6,10 +6,13 @@
 //                    whole-file reads, mmap, poll (typed wrappers; the C calls in Internals/)
 //   SwellRaster    – pixel buffer, colour, compositing, SIMD kernels (no Foundation, no I/O)
 //   SwellJSON      – a small strict JSON reader that reports JSON paths (no Foundation)
+//   SwellText      – fonts (fontconfig, FreeType), shaping (HarfBuzz, FriBiDi), cached glyph
+//                    masks and shaped runs, turned into raster glyph runs (no Foundation)
 //   SwellDrawList  – the `drawlist/1` format: parse + validate into raster ops
 //   SwellOutput    – sinks: raw XRGB8888 files, PNG (libpng), atomic file writes; reading PNG
 //                    (huge ones shrunk row by row) and JPEG (libjpeg) pictures
-//   SwellScenes    – animation engine, the built-in scenes, scene files, frame diffs (no I/O)
+//   SwellScenes    – animation engine, the built-in scenes, scene files, frame diffs (no I/O but
+//                    fonts, through SwellText)
 //   swell          – the command-line tool
 // Tuning flags (e.g. -Xcc -march=native) are passed on the command line by scripts/, never
 // as unsafeFlags here, so the package stays usable as a dependency.
@@ -26,6 +29,10 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
+        .systemLibrary(name: "CFriBiDi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
         // What Swift cannot call directly: variadic ioctl, the EVIOC*/FBIO* request macros, signal
         // handlers, mallopt.
         .target(name: "CSysShims"),
@@ -38,9 +45,11 @@ let package = Package(
         .target(name: "SwellSystem"),
         .target(name: "SwellRaster", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "SwellJSON"),
-        .target(name: "SwellDrawList", dependencies: ["SwellRaster", "SwellJSON", "SwellSystem"]),
+        .target(
+            name: "SwellText", dependencies: ["SwellRaster", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBiDi"]),
+        .target(name: "SwellDrawList", dependencies: ["SwellRaster", "SwellJSON", "SwellSystem", "SwellText"]),
         .target(name: "SwellOutput", dependencies: ["SwellRaster", "SwellSystem", "CPNG", "CJPEG", "CPNGRows"]),
-        .target(name: "SwellScenes", dependencies: ["SwellRaster", "SwellJSON"]),
+        .target(name: "SwellScenes", dependencies: ["SwellRaster", "SwellJSON", "SwellText"]),
         // Kiosk output: DRM/KMS and fbdev presenters, the VT console, evdev input, the frame loop.
         .target(name: "SwellKiosk", dependencies: ["SwellRaster", "SwellSystem", "CDRM", "CSysShims"]),
         .executableTarget(
@@ -52,11 +61,13 @@ let package = Package(
 
         .executableTarget(
             name: "RasterBench",
-            dependencies: ["SwellRaster", "SwellDrawList", "SwellOutput", "CCairo"],
+            dependencies: ["SwellRaster", "SwellDrawList", "SwellOutput", "SwellText", "CCairo"],
             path: "Benchmarks/RasterBench"),
 
-        .testTarget(name: "SwellRasterTests", dependencies: ["SwellRaster", "SwellDrawList"]),
+        .testTarget(name: "SwellRasterTests", dependencies: ["SwellRaster", "SwellDrawList", "SwellText", "CFreeType"]),
         .testTarget(name: "SwellDrawListTests", dependencies: ["SwellDrawList", "SwellJSON"]),
+        .testTarget(
+            name: "SwellTextTests", dependencies: ["SwellText", "SwellRaster", "SwellDrawList", "CFreeType"]),
         // Goldens/ is read through #filePath, not as a bundle resource (no Foundation needed).
         .testTarget(
             name: "SwellScenesTests", dependencies: ["SwellScenes", "SwellRaster", "SwellJSON", "SwellOutput"],

@@ -1,11 +1,59 @@
+import Glibc
 // libFuzzer harness for the files a kiosk reads (scripts/fuzz builds and runs it): scene files,
-// draw lists, touch scripts and dump manifests. The first byte of an input picks the loader, the
+// draw lists (text ops among them), touch scripts, dump manifests and corrupted font files (DejaVu
+// Sans with the input's (offset, byte) patches, opened and laid out). The first byte of an input picks the loader, the
 // rest is the file. Whatever loads is also rendered, small, by every renderer it can reach; an
 // input that traps, overflows a buffer (AddressSanitizer) or leaks fails the run. A file that does
 // not load must throw, never crash: the kiosk reloads its scene file whenever it is saved.
 import SwellDrawList
 import SwellRaster
 import SwellScenes
+import SwellText
+
+let fontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+nonisolated(unsafe) let fontBytes: [UInt8] = {
+    guard let file = fopen(fontPath, "rb") else { return [] }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = fread(&chunk, 1, chunk.count, file)
+        if n <= 0 { break }
+        bytes += chunk[0..<n]
+    }
+    return bytes
+}()
+let corruptFontPath = "/tmp/swell-fuzz-font-\(getpid()).ttf"
+
+/// Writes the font with the patches, opens it, lays a line out and renders it: FreeType and
+/// HarfBuzz cope with damaged tables, and the glue around them must as well.
+func fuzzFont(_ patches: [UInt8]) {
+    guard !fontBytes.isEmpty else { return }
+    var bytes = fontBytes
+    var i = 0
+    while i + 5 <= patches.count {
+        let offset = Int(patches[i]) | Int(patches[i + 1]) << 8 | Int(patches[i + 2]) << 16 | Int(patches[i + 3]) << 24
+        bytes[offset % bytes.count] = patches[i + 4]
+        i += 5
+    }
+    if patches.count % 5 == 4 { bytes.removeLast(bytes.count / 2) }  // a truncated file too
+    guard let file = fopen(corruptFontPath, "wb") else { return }
+    _ = fwrite(bytes, 1, bytes.count, file)
+    fclose(file)
+    let setter = Typesetter(glyphBudget: 1 << 20)
+    guard let font = try? setter.fonts.font(file: corruptFontPath) else { return }
+    let target = PixelBuffer(width: 64, height: 36)
+    for size in [7.0, 23.5] {
+        guard
+            let run = try? setter.run(
+                "Wave ffi AV 12 ש م", font: font, size: size, x: 1.3, y: 25, visible: target.surface.bounds)
+        else { continue }
+        render(
+            Frame(
+                width: 64, height: 36, background: Color(r: 1, g: 1, b: 1),
+                commands: [DrawCommand(.glyphs(run), color: Color(r: 0, g: 0, b: 0, a: 1))]), into: target.surface)
+    }
+}
 
 let sceneTarget = PixelBuffer(width: 64, height: 36)
 
@@ -13,7 +61,7 @@ let sceneTarget = PixelBuffer(width: 64, height: 36)
 public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     guard count > 1 else { return 0 }
     let bytes = Array(UnsafeRawBufferPointer(start: start + 1, count: count - 1))
-    switch start.load(as: UInt8.self) % 4 {
+    switch start.load(as: UInt8.self) % 5 {
     case 0:
         if let player = try? loadSceneFile(bytes: bytes, name: "fuzz.json", loadImages: { _ in .none }) {
             for time in [0.0, 0.5, 3.25, 100.0] { player.render(at: time, into: sceneTarget.surface) }
@@ -26,6 +74,8 @@ public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
             render(frame, into: target.surface)
             FrameRenderer(threads: 1, bandHeight: 7).render(frame, into: target.surface)
         }
+    case 4:
+        fuzzFont(bytes)
     case 2:
         _ = try? parseTouchScript(bytes: bytes, name: "fuzz.json")
     default:

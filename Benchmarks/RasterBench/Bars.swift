@@ -12,6 +12,7 @@ struct Bar {
         switch name {
         case "ripples-1000": Bar(minCairoOverSwell: 20, laterMinCairoOverSwell: 40)
         case "waves", "waves-4k": Bar(minCairoOverSwell: 10, maxSwellOverMemset: 6, laterMaxSwellOverMemset: 3)
+        case "text-page": Bar(minCairoOverSwell: 5)
         default: nil
         }
     }

@@ -1,5 +1,6 @@
 import CCairo
 import Glibc
+import SwellDrawList
 import SwellRaster
 
 /// Draws a frame with Cairo the way a competent Cairo user would: an RGB24 image surface of the
@@ -38,11 +39,21 @@ final class CairoRenderer {
             width: width, height: height, stride: Int(cairo_image_surface_get_stride(surface)), owner: self)
     }
 
+    /// The text ops of the list being drawn, by command index (set by the bench).
+    var text: CairoText?
+    private var textIndexByCommand: [Int: Int] = [:]
+
+    func setTexts(_ texts: [TextOp]) {
+        text = texts.isEmpty ? nil : CairoText(texts: texts)
+        textIndexByCommand = [:]
+        for (i, op) in texts.enumerated() { textIndexByCommand[op.commandIndex] = i }
+    }
+
     func render(_ frame: Frame) {
         let cr = context
         cairo_set_source_rgb(cr, frame.background.r, frame.background.g, frame.background.b)
         cairo_paint(cr)
-        for command in frame.commands {
+        for (index, command) in frame.commands.enumerated() {
             let color = command.color
             cairo_set_source_rgba(cr, color.r, color.g, color.b, color.a)
             if let clip = command.clip {
@@ -59,6 +70,7 @@ final class CairoRenderer {
             case .waveFill(let wave): fillWave(wave)
             case .waveStroke(let stroke): strokeWave(stroke)
             case .path(let path): fillPath(path)
+            case .glyphs: if let t = textIndexByCommand[index] { text?.draw(t, cr) }
             }
             if command.clip != nil { cairo_restore(cr) }
         }

@@ -41,35 +41,44 @@ func measure(lists: [String], renderers: [Renderer], build: String, plan: Measur
 
     for path in lists {
         let name = listName(ofPath: path)
-        let frame = try loadDrawList(path: path)
+        let list = try loadDrawListDocument(path: path)
+        let frame = list.frame
         records.append(.list(name: name, width: frame.width, height: frame.height, ops: frame.commands.count))
         records += try measureList(
-            name: name, frame: frame, renderers: renderers, build: build, plan: plan, counter: counter)
+            name: name, list: list, renderers: list.texts.isEmpty ? renderers.filter { !$0.isCold } : renderers,
+            build: build, plan: plan, counter: counter)
     }
     return records
 }
 
 private func measureList(
-    name: String, frame: Frame, renderers: [Renderer], build: String, plan: MeasurePlan, counter: AllocationCounter?
+    name: String, list: DrawList, renderers: [Renderer], build: String, plan: MeasurePlan, counter: AllocationCounter?
 ) throws(FileError) -> [Record] {
+    let frame = list.frame
+    var coldList = list
+    let coldBuffer = PixelBuffer(width: frame.width, height: frame.height)
     let swellBuffer = PixelBuffer(width: frame.width, height: frame.height)
     let bandedBuffer = PixelBuffer(width: frame.width, height: frame.height)
     let banded = FrameRenderer(threads: 1)
     let damaged = FrameRenderer(threads: 1)
     let damageBuffer = PixelBuffer(width: frame.width, height: frame.height)
-    let list = DisplayList(
+    let displayList = DisplayList(
         width: frame.width, height: frame.height, background: frame.background,
         commands: frame.commands.map { .draw($0) }
     )
-    var withDisc = list
+    var withDisc = displayList
     withDisc.commands.append(
         .draw(
             DrawCommand(
                 .disc(Disc(centerX: Double(frame.width) / 2, centerY: Double(frame.height) / 2, radius: 24)),
                 color: Color(r: 1, g: 0.5, b: 0, a: 0.6))))
-    damaged.render(list, into: damageBuffer.surface)
+    damaged.render(displayList, into: damageBuffer.surface)
     let memsetBuffer = PixelBuffer(width: frame.width, height: frame.height)
     let cairo = renderers.contains(.cairo) ? CairoRenderer(width: frame.width, height: frame.height) : nil
+    cairo?.setTexts(list.texts)
+    // Its own renderer, so resetting its fonts never makes a warm Cairo frame cold.
+    let coldCairo = renderers.contains(.cairoCold) ? CairoRenderer(width: frame.width, height: frame.height) : nil
+    coldCairo?.setTexts(list.texts)
     let memsetBytes = memsetBuffer.stride * memsetBuffer.height
     let memsetValue = Int32(frame.background.opaquePixel & 0xFF)
 
@@ -79,9 +88,16 @@ private func measureList(
         case .swellBanded: banded.render(frame, into: bandedBuffer.surface)
         case .swellDamage:
             damaged.render(withDisc, into: damageBuffer.surface)
-            damaged.render(list, into: damageBuffer.surface)
+            damaged.render(displayList, into: damageBuffer.surface)
         case .cairo: cairo!.render(frame)
         case .memset: memset(memsetBuffer.surface.base, memsetValue, memsetBytes)
+        case .swellCold:
+            coldList.typesetter?.removeCachedLines()
+            coldList.layoutText()
+            banded.render(coldList.frame, into: coldBuffer.surface)
+        case .cairoCold:
+            coldCairo!.text?.reset()
+            coldCairo!.render(frame)
         }
     }
     func timeOnce(_ renderer: Renderer) -> Double {
@@ -145,6 +161,17 @@ private func measureList(
         if let directory = plan.imageDirectory {
             try savePNG(buffer.surface, to: "\(directory)/\(name)-swell-\(label).png")
         }
+    }
+    if let typesetter = list.typesetter {
+        let cache = typesetter.glyphs
+        let glyphs = list.frame.commands.reduce(0) { n, c in
+            if case .glyphs(let run) = c.shape { return n + run.glyphs.count }
+            return n
+        }
+        records.append(
+            .textCache(
+                build: build, list: name, masks: cache.count, bytes: cache.bytes, budget: cache.budget, glyphs: glyphs))
+        printError("[\(build)] \(name): glyph cache \(cache.count) masks, \(cache.bytes) of \(cache.budget) bytes")
     }
     if let cairo, renderers.contains(.swell) {
         let agreement = PixelAgreement(cairo.pixels, swellBuffer.surface)

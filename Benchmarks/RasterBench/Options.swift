@@ -17,7 +17,7 @@ struct Options {
     var heading: String?
 
     static let usage = """
-        usage: RasterBench measure --build NAME [--renderers swell,cairo,memset] [--lists DIR] [--records FILE]
+        usage: RasterBench measure --build NAME [--renderers swell,cairo,memset,swell-cold,cairo-cold] [--lists DIR] [--records FILE]
                                    [--quick] [--frames N] [--save-images DIR]
                RasterBench report RECORDS... [--markdown FILE] [--expect-checksums FILE] [--record-checksums FILE]
                                   [--expect-no-allocations] [--heading TEXT]
@@ -62,7 +62,9 @@ struct Options {
                 for name in text.split(separator: ",") {
                     guard let renderer = Renderer(rawValue: String(name)) else {
                         throw OptionsError(
-                            description: "--renderers: unknown renderer \(name) (swell, cairo or memset)")
+                            description:
+                                "--renderers: unknown renderer \(name) (swell, swell-banded, cairo, memset, swell-cold or cairo-cold)"
+                        )
                     }
                     renderers.append(renderer)
                 }

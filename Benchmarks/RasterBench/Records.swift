@@ -13,6 +13,8 @@ enum Record {
     case allocationCanary(build: String, calls: UInt64?)
     /// How closely two renderers' pictures agree in one process (`compared`: "Cairo / Swell", ...).
     case agreement(build: String, list: String, compared: String, PixelAgreement)
+    /// The glyph cache after a warm frame: masks, their bytes, the budget, and glyphs drawn.
+    case textCache(build: String, list: String, masks: Int, bytes: Int, budget: Int, glyphs: Int)
 
     var line: String {
         let fields: [String]
@@ -32,6 +34,8 @@ enum Record {
                 "agreement", build, list, compared, String(a.meanChannelDifference), String(a.maxChannelDifference),
                 String(a.maxDifferenceAt.x), String(a.maxDifferenceAt.y), String(a.visiblyDifferentFraction),
             ]
+        case .textCache(let build, let list, let masks, let bytes, let budget, let glyphs):
+            fields = ["textcache", build, list, String(masks), String(bytes), String(budget), String(glyphs)]
         }
         return fields.joined(separator: "\t")
     }
@@ -60,6 +64,9 @@ enum Record {
                 meanChannelDifference: m, maxChannelDifference: x, maxDifferenceAt: (px, py),
                 visiblyDifferentFraction: v)
             self = .agreement(build: f[1], list: f[2], compared: f[3], agreement)
+        case ("textcache", 7):
+            guard let m = Int(f[3]), let b = Int(f[4]), let g = Int(f[5]), let n = Int(f[6]) else { return nil }
+            self = .textCache(build: f[1], list: f[2], masks: m, bytes: b, budget: g, glyphs: n)
         default: return nil
         }
     }
@@ -76,6 +83,12 @@ enum Renderer: String, CaseIterable {
     case swellDamage = "swell-damage"
     case cairo
     case memset
+    /// Text lists only: a cold frame, every cache emptied first (Swell: shaped lines and glyph
+    /// masks, then layout and `FrameRenderer(threads: 1)`; Cairo: new font faces and shaping).
+    case swellCold = "swell-cold"
+    case cairoCold = "cairo-cold"
+
+    var isCold: Bool { self == .swellCold || self == .cairoCold }
 }
 
 func parseRecords(_ text: String, source: String) throws(FileError) -> [Record] {

@@ -7,6 +7,7 @@ struct Report {
     private var allocations: [(build: String, list: String, calls: UInt64?, frames: Int)] = []
     private var canaries: [(build: String, calls: UInt64?)] = []
     private var agreements: [(build: String, list: String, compared: String, agreement: PixelAgreement)] = []
+    private var textCaches: [(build: String, list: String, masks: Int, bytes: Int, budget: Int, glyphs: Int)] = []
 
     /// The build whose rows the bars apply to.
     static let barBuild = "tuned"
@@ -25,6 +26,8 @@ struct Report {
             case .allocationCanary(let build, let calls): canaries.append((build, calls))
             case .agreement(let build, let list, let compared, let agreement):
                 agreements.append((build, list, compared, agreement))
+            case .textCache(let build, let list, let masks, let bytes, let budget, let glyphs):
+                textCaches.append((build, list, masks, bytes, budget, glyphs))
             }
         }
     }
@@ -73,6 +76,18 @@ struct Report {
                     [ratioText(cairoOverSwell), ratioText(swellOverMemset), verdict])
             }
             for build in builds {
+                guard let cold = timings[key(build, list.name, .swellCold)] else { continue }
+                let cairoCold = median(build, list.name, .cairoCold)
+                if let c = timings[key(build, list.name, .cairoCold)] {
+                    row("Cairo cold (\(build) process)", c, ["", "", ""])
+                }
+                let ratio = cairoCold.map { $0 / cold.median }
+                let verdict =
+                    build == Self.barBuild
+                    ? Bar(minCairoOverSwell: 1).verdict(cairoOverSwell: ratio, swellOverMemset: nil) : "–"
+                row("Swell cold (\(build))", cold, [ratioText(ratio), "", verdict])
+            }
+            for build in builds {
                 guard let t = timings[key(build, list.name, .memset)] else { continue }
                 row("memset (\(build) process)", t, ["", "", ""])
             }
@@ -86,7 +101,23 @@ struct Report {
         out += "the list again: two frames per step, each drawing only the disc's rectangle. "
         out +=
             "Bars apply to the \(Self.barBuild) build (C/S = Cairo/Swell, S/M = Swell/memset); timing is never enforced.\n"
-        out += checksumSection + agreementSection + allocationSection
+        out += checksumSection + agreementSection + allocationSection + textCacheSection
+        return out
+    }
+
+    private var textCacheSection: String {
+        guard !textCaches.isEmpty else { return "" }
+        var out = "\nGlyph cache after the warm frames (cold rows: every cache emptied before each frame, "
+        out +=
+            "text laid out again):\n\n| build | list | glyphs drawn | masks | mask bytes | budget | glyphs/ms warm | glyphs/ms cold |\n"
+        out += "|---|---|--:|--:|--:|--:|--:|--:|\n"
+        for c in textCaches {
+            func rate(_ r: Renderer) -> String {
+                median(c.build, c.list, r).map { formatFixed(Double(c.glyphs) / $0, digits: 0) } ?? "–"
+            }
+            out += "| \(c.build) | \(c.list) | \(c.glyphs) | \(c.masks) | \(c.bytes) | \(c.budget) | "
+            out += "\(rate(.swellBanded)) | \(rate(.swellCold)) |\n"
+        }
         return out
     }
 

@@ -1,6 +1,7 @@
 import SwellJSON
 import SwellRaster
 import SwellSystem
+import SwellText
 
 /// The largest frame side a draw list may ask for.
 public let maximumFrameSide = 16384
@@ -8,7 +9,16 @@ public let maximumFrameSide = 16384
 /// Parses and validates a `drawlist/1` document (bench-data/README.md) into a frame.
 /// Every field is checked: finite numbers, sizes 1...16384, known ops, no unknown members.
 /// `name` is the file name used in error messages.
-public func parseDrawList(bytes: [UInt8], name: String) throws(DrawListError) -> Frame {
+public func parseDrawList(bytes: [UInt8], name: String, typesetter: Typesetter? = nil) throws(DrawListError) -> Frame {
+    try parseDrawListDocument(bytes: bytes, name: name, typesetter: typesetter).frame
+}
+
+/// As `parseDrawList`, also returning each `text` op as laid out (the bench redraws them with
+/// Cairo and lays them out again cold). `typesetter` caches fonts, lines and glyph masks across
+/// lists; a new one is made for this list when none is given.
+public func parseDrawListDocument(bytes: [UInt8], name: String, typesetter: Typesetter? = nil)
+    throws(DrawListError) -> DrawList
+{
     let root: JSONValue
     do {
         root = try parseJSON(bytes)
@@ -16,26 +26,36 @@ public func parseDrawList(bytes: [UInt8], name: String) throws(DrawListError) ->
         throw .syntax(file: name, error)
     }
     do {
-        return try frame(from: JSONField(root: root))
+        var texts: [TextOp] = []
+        var setter = typesetter
+        let frame = try frame(from: JSONField(root: root), typesetter: &setter, texts: &texts)
+        return DrawList(frame: frame, texts: texts, typesetter: setter)
     } catch {
         throw .invalid(file: name, error)
     }
 }
 
 /// Reads, parses and validates a draw-list file.
-public func loadDrawList(path: String) throws(DrawListError) -> Frame {
+public func loadDrawList(path: String, typesetter: Typesetter? = nil) throws(DrawListError) -> Frame {
+    try loadDrawListDocument(path: path, typesetter: typesetter).frame
+}
+
+/// Reads a draw-list file into its frame and text ops (see `parseDrawListDocument`).
+public func loadDrawListDocument(path: String, typesetter: Typesetter? = nil) throws(DrawListError) -> DrawList {
     let bytes: [UInt8]
     do {
         bytes = try readWholeFile(path)
     } catch {
         throw .unreadable(file: path, reason: error.reason)
     }
-    return try parseDrawList(bytes: bytes, name: path)
+    return try parseDrawListDocument(bytes: bytes, name: path, typesetter: typesetter)
 }
 
 private let topLevelMembers = ["format", "name", "width", "height", "clear", "ops"]
 
-private func frame(from document: JSONField) throws(JSONFieldError) -> Frame {
+private func frame(from document: JSONField, typesetter: inout Typesetter?, texts: inout [TextOp])
+    throws(JSONFieldError) -> Frame
+{
     try document.rejectUnknownMembers(allowed: topLevelMembers)
     let format = try document["format"]
     guard try format.string() == "drawlist/1" else {
@@ -48,15 +68,25 @@ private func frame(from document: JSONField) throws(JSONFieldError) -> Frame {
     let background = try clearField.color()
     guard background.a == 1 else { throw clearField.failure("the background must be opaque (alpha 1)") }
     var commands: [DrawCommand] = []
+    let visible = ClipRect(x0: 0, y0: 0, x1: width, y1: height)
     for op in try document["ops"].array() {
-        commands.append(try command(from: op, frameWidth: width))
+        if try op["op"].oneOf(opKinds) == "text" {
+            let setter = typesetter ?? Typesetter()
+            typesetter = setter
+            var text = try textOp(from: op, typesetter: setter, visible: visible)
+            text.commandIndex = commands.count
+            commands.append(text.command)
+            texts.append(text)
+        } else {
+            commands.append(try command(from: op, frameWidth: width))
+        }
     }
     return Frame(
         width: width, height: height,
         background: Color(r: background.r, g: background.g, b: background.b), commands: commands)
 }
 
-private let opKinds = ["ring", "disc", "wave-fill", "wave-stroke"]
+private let opKinds = ["ring", "disc", "wave-fill", "wave-stroke", "text"]
 
 private func command(from op: JSONField, frameWidth: Int) throws(JSONFieldError) -> DrawCommand {
     let kind = try op["op"].oneOf(opKinds)
@@ -105,7 +135,7 @@ private func wave(from op: JSONField) throws(JSONFieldError) -> Wave {
 }
 
 /// `"clip": [x, y, width, height]` in whole pixels (an extension to drawlist/1).
-private func clip(from field: JSONField?) throws(JSONFieldError) -> ClipRect? {
+func clip(from field: JSONField?) throws(JSONFieldError) -> ClipRect? {
     guard let field else { return nil }
     let parts = try field.array(count: 4...4)
     let x = try parts[0].integer(in: -maximumFrameSide...maximumFrameSide)

@@ -89,6 +89,42 @@ func benchListPath(_ name: String) -> String {
             "$.ops[0].radius: expected a number, got true"
         ),
         (#"{"format":"drawlist/1","#, "not valid JSON"),
+        (
+            #"{"format":"drawlist/1","width":10,"height":10,"clear":[1,1,1],"ops":[{"op":"text","text":"Hi","font":"/nonexistent/font.ttf","size":12,"x":1,"y":8,"color":[0,0,0,1]}]}"#,
+            "$.ops[0].font: font file /nonexistent/font.ttf does not exist"
+        ),
+        (
+            #"{"format":"drawlist/1","width":10,"height":10,"clear":[1,1,1],"ops":[{"op":"text","text":"Hi","font":"/etc/hostname","size":12,"x":1,"y":8,"color":[0,0,0,1]}]}"#,
+            "$.ops[0].font: /etc/hostname is not a font FreeType can open"
+        ),
+        (
+            #"{"format":"drawlist/1","width":10,"height":10,"clear":[1,1,1],"ops":[{"op":"text","text":"Hi","font":"Nosuchfamily Sans:bold","size":12,"x":1,"y":8,"color":[0,0,0,1]}]}"#,
+            "$.ops[0].font: no installed font matches \"Nosuchfamily Sans:bold\": fontconfig's closest is"
+        ),
+        (
+            #"{"format":"drawlist/1","width":10,"height":10,"clear":[1,1,1],"ops":[{"op":"text","text":"Hi","font":"Quicksandx","size":12,"x":1,"y":8,"color":[0,0,0,1]}]}"#,
+            "closest is"
+        ),
+        (
+            #"{"format":"drawlist/1","width":10,"height":10,"clear":[1,1,1],"ops":[{"op":"text","text":"Hi","font":"DejaVu Sans","size":0,"x":1,"y":8,"color":[0,0,0,1]}]}"#,
+            "$.ops[0].size: text size 0.0 is not in 0 < size"
+        ),
+        (
+            #"{"format":"drawlist/1","width":10,"height":10,"clear":[1,1,1],"ops":[{"op":"text","text":"Hi","font":"DejaVu Sans","size":-3,"x":1,"y":8,"color":[0,0,0,1]}]}"#,
+            "$.ops[0].size"
+        ),
+        (
+            #"{"format":"drawlist/1","width":10,"height":10,"clear":[1,1,1],"ops":[{"op":"text","text":"Hi","font":"DejaVu Sans","size":5000,"x":1,"y":8,"color":[0,0,0,1]}]}"#,
+            "$.ops[0].size: text size 5000.0 is not in 0 < size ≤ 1024"
+        ),
+        (
+            #"{"format":"drawlist/1","width":10,"height":10,"clear":[1,1,1],"ops":[{"op":"text","text":"a\ud800b","font":"DejaVu Sans","size":9,"x":1,"y":8,"color":[0,0,0,1]}]}"#,
+            "unpaired surrogate"
+        ),
+        (
+            #"{"format":"drawlist/1","width":10,"height":10,"clear":[1,1,1],"ops":[{"op":"text","text":"a","font":"DejaVu Sans","size":9,"x":1,"y":8,"features":["t@@"],"color":[0,0,0,1]}]}"#,
+            "$.ops[0].features: \"t@@\" is not an OpenType feature"
+        ),
     ])
     func malformedListsExit65WithOneLineAndNoOutput(text: String, expected: String) throws {
         let folder = try temporaryFolder()

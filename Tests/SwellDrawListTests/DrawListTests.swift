@@ -58,7 +58,7 @@ private func benchList(_ name: String) -> String {
         ),
         (
             #"{"op":"star","color":[1,0,0,1]}"#,
-            #"$.ops[0].op: expected one of "ring", "disc", "wave-fill", "wave-stroke", got "star""#
+            #"$.ops[0].op: expected one of "ring", "disc", "wave-fill", "wave-stroke", "text", got "star""#
         ),
         (#"{"op":"disc","cx":"1","cy":1,"radius":1,"color":[1,0,0]}"#, #"$.ops[0].cx: expected a number, got "1""#),
         (#"{"op":"disc","cx":1,"cy":1,"radius":1}"#, #"$.ops[0]: missing required member "color""#),

@@ -73,7 +73,7 @@ func benchDataPath(_ name: String) -> String {
         return expected
     }
 
-    @Test(arguments: ["ripples-60", "ripples-1000", "waves"])
+    @Test(arguments: ["ripples-60", "ripples-1000", "waves", "text-page"])
     func bandsAndThreadsGiveThePlainPipelinesBytes(list: String) throws {
         let frame = try loadDrawList(path: benchDataPath(list))
         Self.expectBandedMatchesPlain(

@@ -2,7 +2,13 @@
 # The package groups each script needs are named here, so there is one list to keep current.
 
 # Building swell: pkg-config finds libpng and libdrm; libjpeg reads the slideshow's photographs.
-SWELL_BUILD_PACKAGES=(pkg-config libpng-dev libdrm-dev libjpeg-dev)
+# Text (SwellText): FreeType, HarfBuzz, fontconfig and FriBiDi; DejaVu is the default font, the
+# bench list's fonts and the tests'. The tests also compare shaping with HarfBuzz's hb-shape
+# (libharfbuzz-bin), resolve "Quicksand:bold" (the rounded title) and shape Arabic, Hebrew and
+# Devanagari with Noto (fonts-noto-core, 42 MB: a kiosk that shows only Latin text can drop it).
+SWELL_BUILD_PACKAGES=(pkg-config libpng-dev libdrm-dev libjpeg-dev
+    libfreetype-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev fonts-dejavu-core
+    libharfbuzz-bin fonts-quicksand fonts-noto-core)
 # The benchmark's reference renderer.
 SWELL_BENCH_PACKAGES=(libcairo2-dev)
 # The virtual kiosk: QEMU, a kernel with its modules, busybox for the guest, cpio and kmod to

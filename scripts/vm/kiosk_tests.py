@@ -160,7 +160,7 @@ def suite_for(device, width, height, extra, stop_signal):
     if only and not any(only in f"{tag} {case}" for case in ["drm-show", "drm-restore", "fbdev-show", "touch",
                                                                "rotate", "pacing", "hotplug", "error", "png", "vfb",
                                                                "run", "bench", "slideshow", "picture replaced", "display", "screen",
-                                                               "systemd", "calibrate", "followed", "damage"]):
+                                                               "systemd", "calibrate", "followed", "damage", "text-show"]):
         return
     vm = boot_guest(tag, device, width, height)
     if vm is None:
@@ -446,6 +446,18 @@ def suite_for(device, width, height, extra, stop_signal):
         if differing:
             return False, f"screenshot differs from the PNG's source render in {differing} pixels (max {largest})"
         return True, f"'{line}'; screendump == swell render of ripples-60.json (the PNG's source); exit {exit_status}"
+
+    def text_show():
+        # Text through the real DRM display: text-page.json's 71 text ops (DejaVu, from the
+        # initramfs's /usr/share/fonts) shaped and rasterised in the guest, against the host's render.
+        lines = start(vm, "swell show /data/text-page.json --output drm", "/tmp/text.log", "swell: showing")
+        line = next(l for l in lines if "swell: showing" in l)
+        expected = centred(host_render(os.path.join(bench_data, "text-page.json"), "text-page"), width, height)
+        shot, attempts, (differing, largest) = matching_screendump(vm, f"{tag}-text-show", expected)
+        exit_status, _ = stop(vm, "/tmp/text.log")
+        if differing:
+            return False, f"screenshot differs from swell render of text-page.json in {differing} pixels (max {largest})"
+        return True, f"'{line}'; screendump == swell render of text-page.json exactly; exit {exit_status}"
 
     def vfb_formats():
         """vfb (a memory framebuffer) with two pages: XBGR8888 and BGR565 through the bitfields,
@@ -962,6 +974,8 @@ def suite_for(device, width, height, extra, stop_signal):
             run_case(f"{tag} fbdev-formats-and-panning (vfb)", vfb_formats)
         elif kind == "png":
             run_case(f"{tag} png-show ({driver})", png_show)
+        elif kind == "text":
+            run_case(f"{tag} text-show ({driver})", text_show)
         elif kind == "errors":
             run_case(f"{tag} error-messages ({driver})", errors)
         elif kind == "hotplug":
@@ -1115,7 +1129,7 @@ def systemd_suite():
 
 # (device, size, extra cases, the signal that stops the DRM show: each stop path once, and a crash).
 configs = [
-    ("vga", 1920, 1080, [("fbdev-pacing", None), ("png", None), ("scenes", None)], "TERM"),
+    ("vga", 1920, 1080, [("fbdev-pacing", None), ("png", None), ("text", None), ("scenes", None)], "TERM"),
     ("virtio", 1920, 1080, [("fbdev-pacing", None), ("scenes", None)], "INT"),
     ("vga", 1280, 800, [("rotate", 270), ("errors", None), ("vfb", None)], "HUP"),
     ("virtio", 1280, 800, [("rotate", 90), ("touch-rotate", 90), ("calibrate", 90), ("hotplug", None)], "SEGV"),

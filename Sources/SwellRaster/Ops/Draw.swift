@@ -12,6 +12,7 @@ public func draw(_ command: DrawCommand, on surface: PixelSurface, within area: 
     case .waveFill(let wave): fillWave(surface, wave, source, clip: clip)
     case .waveStroke(let stroke): strokeWave(surface, stroke, source, clip: clip)
     case .path(let path): fillPath(surface, path, source, clip: clip)
+    case .glyphs(let run): fillGlyphs(surface, run, source, clip: clip)
     }
 }
 

@@ -39,5 +39,10 @@ public func rowExtent(of shape: Shape, frameHeight: Int) -> (top: Int, bottom: I
             }
         }
         return rows(low, high)
+    case .glyphs(let run):
+        // Whole pixels already: the masks' own rows, clamped to the frame.
+        guard !run.bounds.isEmpty else { return (0, 0) }
+        let top = min(max(run.bounds.y0, 0), frameHeight)
+        return (top, max(top, min(run.bounds.y1, frameHeight)))
     }
 }

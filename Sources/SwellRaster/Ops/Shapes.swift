@@ -115,6 +115,8 @@ public enum Shape: Equatable, Sendable {
     case waveStroke(WaveStroke)
     /// A closed path filled with the non-zero rule (see Kernels/Path/PathFill.swift for the limit).
     case path(Path)
+    /// Glyph masks times the colour (Ops/GlyphRun.swift, Kernels/Glyph/GlyphComposite.swift).
+    case glyphs(GlyphRun)
 }
 
 /// One compositing step: a shape in a colour, optionally limited to a clip rectangle.

@@ -1,10 +1,12 @@
 import SwellRaster
+import SwellText
 
 /// `ripples`: the multi-touch ripple pond. Every touch-down and every move drops a ripple at
 /// the finger in that finger's colour; rings grow at `speed` px/s and fade linearly to white
 /// over `lifetime` seconds, stroked `width` px at `opacity` on white. At most `limit` ripples
 /// live at once (the oldest is dropped); expired ones are trimmed every frame; the pond is
-/// idle when empty. Optionally shows "Ripples: N" in large bitmap digits.
+/// idle when empty. Optionally shows "Ripples: N" in a rounded title font (Quicksand Bold, else
+/// DejaVu Sans Bold) with tabular digits, at SwiftUI's `.largeTitle` size scaled to the screen.
 public struct RipplesScene: Scene {
     /// Six colours, given to fingers in order of arrival (a finger keeps its colour until it lifts;
     /// a new finger takes the first colour no finger down holds).
@@ -47,7 +49,9 @@ public struct RipplesScene: Scene {
     public private(set) var count = 0
     /// Palette slot per finger down, in arrival order.
     var fingers: [(finger: Int, slot: Int)] = []
-    var text = Path()
+    /// The counter's glyphs, laid out again each frame into the same storage.
+    var counter = GlyphRun()
+    let counterText: CounterText?
 
     public init(_ settings: SceneSettings) {
         background = settings.color("background")
@@ -59,6 +63,7 @@ public struct RipplesScene: Scene {
         showMetrics = settings.bool("metrics")
         ripples = Array(repeating: Ripple(x: 0, y: 0, start: 0, color: .white), count: settings.integer("limit"))
         fingers.reserveCapacity(16)
+        counterText = showMetrics ? CounterText() : nil
     }
 
     mutating func append(x: Double, y: Double, time: Double, color: Color) {
@@ -110,17 +115,40 @@ public struct RipplesScene: Scene {
             let ring = Ring(centerX: ripple.x, centerY: ripple.y, radius: speed * age, width: width)
             ops.append(.draw(DrawCommand(.ring(ring), color: color)))
         }
-        if showMetrics {
-            let scale = max(2, (Double(size.height) / 90).rounded(.down))
-            text.removeAll()
-            let end = BitmapFont.appendText("Ripples: ", x: scale * 3, y: scale * 3, pixelSize: scale, to: &text)
-            BitmapFont.appendNumber(count, x: end, y: scale * 3, pixelSize: scale, to: &text)
-            ops.append(.draw(DrawCommand(.path(text), color: Color(r: 0, g: 0, b: 0, a: 0.75))))
+        if let counterText {
+            counter.removeAll()
+            counterText.layout("Ripples: \(count)", height: size.height, into: &counter)
+            ops.append(.draw(DrawCommand(.glyphs(counter), color: Color(r: 0, g: 0, b: 0, a: 0.75))))
         }
     }
 
     public func isIdle(at time: Double) -> Bool {
         // The newest ripple is the last to expire.
         count == 0 || ripples[(head + count - 1) % ripples.count].start + lifetime <= time
+    }
+}
+
+/// The ripple counter's font and caches (a class: shared by copies of the scene, laid out on the
+/// thread that renders the scene). `.largeTitle` is 34 pt on a 667-pt-tall phone screen; here
+/// the size is that share of the frame's height (55 px at 1080 rows), at least 17 px.
+public final class CounterText: @unchecked Sendable {
+    let typesetter = Typesetter(glyphBudget: 4 << 20)
+    let font: Font?
+    let features = try! TextFeatures(["tnum"])
+
+    public init() {
+        font =
+            (try? typesetter.fonts.font(pattern: "Quicksand:bold"))
+            ?? (try? typesetter.fonts.font(pattern: "DejaVu Sans:bold"))
+    }
+
+    func size(forHeight height: Int) -> Double { max(17, (Double(height) * 34 / 667).rounded()) }
+
+    public func layout(_ text: String, height: Int, into run: inout GlyphRun) {
+        guard let font else { return }
+        let size = size(forHeight: height)
+        try? typesetter.layout(
+            text, font: font, size: size, x: (size * 0.5).rounded(), y: (size * 1.3).rounded(), features: features,
+            into: &run)
     }
 }

@@ -92,9 +92,15 @@ private func runBench(_ arguments: ParsedArguments) throws -> Int32 {
 
     let lists = try jsonFiles(in: folder)
     var results: [BenchSeries] = []
+    var glyphCaches: [String] = []
     for path in lists {
-        let frame = try loadFrame(path)
+        let list = try loadList(path)
+        let frame = list.frame
         let name = String(path.split(separator: "/").last!.dropLast(5))
+        if let cache = list.typesetter?.glyphs {
+            glyphCaches.append(
+                "glyph cache (\(name)): \(cache.count) masks, \(cache.bytes) of its \(cache.budget) bytes budget")
+        }
         let buffer = PixelBuffer(width: frame.width, height: frame.height)
         let renderer = FrameRenderer(threads: threads)
         var progress = ProgressBar(total: frames * 2, label: name)
@@ -131,6 +137,7 @@ private func runBench(_ arguments: ParsedArguments) throws -> Int32 {
         "swell bench: \(lists.count) draw lists, \(frames) frames each, \(threads) thread\(threads == 1 ? "" : "s"), budget \(formatMilliseconds(budget)) ms (\(refresh) Hz)"
     )
     try report(results, budget: budget, arguments: arguments, title: "swell bench --drawlists \(folder)")
+    for line in glyphCaches { print(line) }
     return try checkChecksums(results, arguments: arguments)
 }
 

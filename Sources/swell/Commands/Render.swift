@@ -86,6 +86,15 @@ func loadFrame(_ path: String) throws -> Frame {
     }
 }
 
+/// Loads a draw list with its text ops (for the glyph cache's figures), errors as `loadFrame`.
+func loadList(_ path: String) throws -> DrawList {
+    do {
+        return try loadDrawListDocument(path: path)
+    } catch {
+        throw CommandFailure(error.isUnreadable ? ExitStatus.noInput : ExitStatus.dataError, error.description)
+    }
+}
+
 func writeImage(_ surface: PixelSurface, to path: String, as kind: ImageFileKind) throws {
     do {
         switch kind {

@@ -1,0 +1,86 @@
+import SwellJSON
+import SwellRaster
+import SwellText
+
+/// A parsed draw list: its frame, and the `text` ops in it as laid out.
+public struct DrawList {
+    public var frame: Frame
+    public var texts: [TextOp]
+    /// The typesetter that laid the text out (nil when the list has no text).
+    public let typesetter: Typesetter?
+
+    /// Lays every text op out again into its command (after `typesetter.removeCachedLines()`,
+    /// a cold frame: shaping and rasterising every glyph). Reuses each run's storage.
+    public mutating func layoutText() {
+        guard let typesetter else { return }
+        let visible = ClipRect(x0: 0, y0: 0, x1: frame.width, y1: frame.height)
+        for text in texts {
+            guard case .glyphs(var run) = frame.commands[text.commandIndex].shape else { continue }
+            frame.commands[text.commandIndex].shape = .disc(Disc(centerX: 0, centerY: 0, radius: 0))
+            run.removeAll()
+            try? typesetter.layout(
+                text.text, font: text.font, size: text.size, x: text.x, y: text.y, features: text.features,
+                visible: visible, into: &run)
+            frame.commands[text.commandIndex].shape = .glyphs(run)
+        }
+    }
+}
+
+/// One `text` op: what it asked for, and the command it became.
+public struct TextOp {
+    public var commandIndex = 0
+    public let text: String
+    /// As written in the list: a file path or a fontconfig pattern.
+    public let fontName: String
+    public let font: Font
+    public let size: Double
+    public let x: Double
+    public let y: Double
+    public let features: TextFeatures
+    public let command: DrawCommand
+}
+
+/// `{"op": "text", "text": ..., "font": path or pattern, "size": px per em, "x", "y", "color",
+/// optional "features": ["tnum", ...] and "clip"}`.
+func textOp(from op: JSONField, typesetter: Typesetter, visible: ClipRect) throws(JSONFieldError) -> TextOp {
+    try op.rejectUnknownMembers(allowed: ["op", "color", "clip", "text", "font", "size", "x", "y", "features"])
+    let text = try op["text"].string()
+    let fontField = try op["font"]
+    let fontName = try fontField.string()
+    let font: Font
+    do {
+        font = try typesetter.fonts.font(named: fontName)
+    } catch {
+        throw fontField.failure(error.description)
+    }
+    let sizeField = try op["size"]
+    let size = try sizeField.number()
+    do {
+        try Typesetter.check(size: size)
+    } catch {
+        throw sizeField.failure(error.description)
+    }
+    var features = TextFeatures.none
+    if let field = try op.optional("features") {
+        var names: [String] = []
+        for item in try field.array(count: 0...64) { names.append(try item.string()) }
+        do {
+            features = try TextFeatures(names)
+        } catch {
+            throw field.failure(error.description)
+        }
+    }
+    let x = try op["x"].number(in: -1e9...1e9)
+    let y = try op["y"].number(in: -1e9...1e9)
+    let run: GlyphRun
+    do {
+        run = try typesetter.run(text, font: font, size: size, x: x, y: y, features: features, visible: visible)
+    } catch {
+        throw op.failure(error.description)
+    }
+    let c = try op["color"].color()
+    let command = DrawCommand(
+        .glyphs(run), color: Color(r: c.r, g: c.g, b: c.b, a: c.a), clip: try clip(from: op.optional("clip")))
+    return TextOp(
+        text: text, fontName: fontName, font: font, size: size, x: x, y: y, features: features, command: command)
+}

@@ -1,0 +1,83 @@
+/// Composites a glyph run: each mask row in 16-lane vectors, coverage · source alpha, source-over.
+///
+/// A vector is loaded from the mask at any column (masks are zero-padded, see `CoverageMask`);
+/// an all-zero vector costs one compare. Where the whole 16-pixel destination vector lies in the
+/// row, it is blended at once and lanes of zero coverage keep their old pixel exactly (a select,
+/// so pixels outside the glyph or the clip are rewritten with their own value by the thread that
+/// owns the row); at the row's right end the lanes are blended one by one. Each pixel's result
+/// depends only on its own coverage, so any band or clip gives the same bytes.
+/// text-page.json (3124 glyphs, 1080p, one thread, tuned, 2-core EPYC under load, 2026-12-02):
+/// 0.57 ms a frame with its two wave fills, Cairo 4.49 ms in the same run (docs/speed.md).
+@inlinable
+public func fillGlyphs(_ surface: PixelSurface, _ run: GlyphRun, _ source: SourceColor, clip: ClipRect) {
+    let area = clip.intersection(run.bounds).intersection(surface.bounds)
+    guard !area.isEmpty, source.alpha > 0 else { return }
+    run.glyphs.withUnsafeBufferPointer { glyphs in
+        for glyph in glyphs { compositeGlyph(surface, glyph, source, area) }
+    }
+}
+
+@inlinable
+func compositeGlyph(_ surface: PixelSurface, _ glyph: PlacedGlyph, _ source: SourceColor, _ clip: ClipRect) {
+    let gx = Int(glyph.x)
+    let gy = Int(glyph.y)
+    let top = max(gy, clip.y0)
+    let bottom = min(gy + Int(glyph.height), clip.y1)
+    let left = max(gx, clip.x0)
+    let right = min(gx + Int(glyph.width), clip.x1)
+    guard top < bottom, left < right else { return }
+    let scale = LaneFloats(repeating: source.alpha / 255)
+    let stride = Int(glyph.stride)
+    for y in top..<bottom {
+        let row = surface.row(y)
+        let coverageRow = glyph.coverage + (y - gy) * stride - gx
+        var x = left
+        while x < right {
+            var bytes = UnsafeRawPointer(coverageRow + x).loadUnaligned(as: SIMD16<UInt8>.self)
+            let count = right - x
+            if count < laneCount { bytes &= firstLanes(count) }
+            let halves = unsafeBitCast(bytes, to: SIMD2<UInt64>.self)
+            if halves[0] | halves[1] != 0 {
+                compositeLanes(row, at: x, count: min(count, laneCount), surface.width, source, bytes, scale)
+            }
+            x += laneCount
+        }
+    }
+}
+
+/// 0xFF in the first `count` lanes (1...15), 0 in the rest. Bitwise, because SIMD masks
+/// (`replace(with:where:)`, lane comparisons) compiled to a loop over the lanes without AVX-512.
+@inlinable @inline(__always)
+func firstLanes(_ count: Int) -> SIMD16<UInt8> {
+    let ones = UInt64.max
+    let low = count >= 8 ? ones : ones >> (64 - 8 * UInt64(count))
+    let high = count >= 8 ? (count == 8 ? 0 : ones >> (64 - 8 * UInt64(count - 8))) : 0
+    return unsafeBitCast(SIMD2<UInt64>(low, high), to: SIMD16<UInt8>.self)
+}
+
+/// Each byte as a 32-bit lane. The standard library's `PixelVector(truncatingIfNeeded:)` was an
+/// out-of-line call converting lane by lane; this loop becomes one zero-extending move.
+@inlinable @inline(__always)
+func widened(_ bytes: SIMD16<UInt8>) -> PixelVector {
+    var out = PixelVector()
+    for i in 0..<16 { out[i] = UInt32(bytes[i]) }
+    return out
+}
+
+@inlinable @inline(__always)
+func compositeLanes(
+    _ row: UnsafeMutablePointer<UInt32>, at x: Int, count: Int, _ width: Int, _ source: SourceColor,
+    _ bytes: SIMD16<UInt8>, _ scale: LaneFloats
+) {
+    let coverage = widened(bytes)
+    let alpha = byteAsFloat(coverage) * scale
+    if x + laneCount <= width {
+        let p = UnsafeMutableRawPointer(row + x)
+        let old = p.loadUnaligned(as: PixelVector.self)
+        // All ones where the coverage is 0: (0 − 1) >> 31 = 1, (c − 1) >> 31 = 0 for c in 1...255.
+        let untouched = PixelVector(repeating: 0) &- ((coverage &- 1) &>> 31)
+        p.storeBytes(of: (blend(old, source, alpha: alpha) & ~untouched) | (old & untouched), as: PixelVector.self)
+    } else {
+        for i in 0..<count where bytes[i] != 0 { row[x + i] = blendPixel(row[x + i], source, alpha: alpha[i]) }
+    }
+}
