@@ -2,7 +2,12 @@
 # The package groups each script needs are named here, so there is one list to keep current.
 
 # Building swell: pkg-config finds libpng and libdrm; libjpeg reads the slideshow's photographs.
-SWELL_BUILD_PACKAGES=(pkg-config libpng-dev libdrm-dev libjpeg-dev)
+# binutils: objcopy writes the version into the binary (scripts/build).
+SWELL_BUILD_PACKAGES=(pkg-config libpng-dev libdrm-dev libjpeg-dev binutils)
+# The Debian package (scripts/package): dpkg-shlibdeps (dpkg-dev) computes its Depends, lintian
+# checks it, python3 writes the man page and completion; debootstrap makes the fresh Debian 12
+# root scripts/test-package installs it into.
+SWELL_PACKAGE_PACKAGES=(dpkg-dev lintian python3 debootstrap)
 # The benchmark's reference renderer.
 SWELL_BENCH_PACKAGES=(libcairo2-dev)
 # The virtual kiosk: QEMU, a kernel with its modules, busybox for the guest, cpio and kmod to
