@@ -17,6 +17,7 @@ swell_version() {
     else
         version="0.0+git$(git rev-list --count HEAD).$hash"
     fi
+    git update-index -q --refresh >/dev/null 2>&1 || true
     git diff-index --quiet HEAD -- 2>/dev/null || version+=".dirty"
     echo "$version"
 }
