@@ -1061,7 +1061,8 @@ def systemd_suite():
             return False, f"screens seen {runs(seen)}: the new scene never showed"
         shown = unit("MainPID", "StatusText")
         if shown["MainPID"] != before or "changed: running the new scene" not in shown["StatusText"]:
-            return False, f"pid {before} → {shown['MainPID']}, status {shown['StatusText']!r}"
+            _, journal = vm.sh("journalctl -u swell-kiosk --no-pager | tail -6")
+            return False, f"pid {before} → {shown['MainPID']}, status {shown['StatusText']!r}; journal: " + " | ".join(journal)
         code, lines = vm.sh("systemctl --no-ask-password stop swell-kiosk; echo rc=$?")
         stopped = unit("ActiveState", "Result", "ExecMainStatus")
         _, crtc, fb, mode = crtc_state(vm)
