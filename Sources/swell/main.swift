@@ -1,3 +1,5 @@
+import CSysShims
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -25,15 +27,31 @@ func printError(_ message: String) {
 
 func overview() -> String {
     var text =
-        "usage: swell VERB [ARGUMENTS] [--help]\n\nSwell draws waves, ripples and elastic shapes for Linux kiosk screens.\n\nverbs:\n"
+        "usage: swell VERB [ARGUMENTS] [--help]\n       swell --version\n\nSwell draws waves, ripples and elastic shapes for Linux kiosk screens.\n\nverbs:\n"
     for verb in verbs { text += "  " + verb.name.padding(to: 12) + verb.summary + "\n" }
     return text
+}
+
+/// `swell --version`: the version scripts/build wrote into the binary ("unknown" for a plain
+/// `swift build`) and the CPU it was compiled for, so a kiosk's admin can tell the builds apart.
+func versionText() -> String {
+    let flavour = String(cString: swell_cpu_flavour())
+    let needs: [String: String] = [
+        "x86-64": "any x86-64 CPU", "x86-64-v2": "SSE4.2 and POPCNT", "x86-64-v3": "AVX2 and FMA",
+        "x86-64-v4": "AVX-512", "aarch64": "any 64-bit Arm CPU",
+    ]
+    let cpu = flavour + (needs[flavour].map { " (\($0))" } ?? "")
+    return "swell \(String(cString: swell_build_version())), built for \(cpu)\n"
 }
 
 func runSwell(_ arguments: [String]) -> Int32 {
     guard let first = arguments.first else {
         printError(overview())
         return ExitStatus.usage
+    }
+    if first == "--version" {
+        print(versionText(), terminator: "")
+        return ExitStatus.success
     }
     if first == "--help" || first == "-h" || first == "help" {
         print(overview(), terminator: "")

@@ -6,9 +6,14 @@
 # bench list's fonts and the tests'. The tests also compare shaping with HarfBuzz's hb-shape
 # (libharfbuzz-bin), resolve "Quicksand:bold" (the rounded title) and shape Arabic, Hebrew and
 # Devanagari with Noto (fonts-noto-core, 42 MB: a kiosk that shows only Latin text can drop it).
+# binutils: objcopy writes the version into the binary (scripts/build).
 SWELL_BUILD_PACKAGES=(pkg-config libpng-dev libdrm-dev libjpeg-dev
     libfreetype-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev fonts-dejavu-core
-    libharfbuzz-bin fonts-quicksand fonts-noto-core)
+    libharfbuzz-bin fonts-quicksand fonts-noto-core binutils)
+# The Debian package (scripts/package): dpkg-shlibdeps (dpkg-dev) computes its Depends, lintian
+# checks it, python3 writes the man page and completion; debootstrap makes the fresh Debian 12
+# root scripts/test-package installs it into.
+SWELL_PACKAGE_PACKAGES=(dpkg-dev lintian python3 debootstrap)
 # The benchmark's reference renderer.
 SWELL_BENCH_PACKAGES=(libcairo2-dev)
 # The virtual kiosk: QEMU, a kernel with its modules, busybox for the guest, cpio and kmod to

@@ -1001,9 +1001,10 @@ def suite_for(device, width, height, extra, stop_signal):
 
 
 def systemd_suite():
-    """The shipped unit file, scripts/swell-kiosk.service, run by Debian's systemd as PID 1 (the
-    guest of initramfs-systemd.cpio, bochs-drm at 1920x1080), with a drop-in only for the binary's
-    path and a 3 s watchdog: its hardening (User=swell, DevicePolicy=closed, ProtectSystem=strict,
+    """The Debian package's unit (scripts/swell-kiosk.service), run by Debian's systemd as PID 1 in
+    a fresh Debian 12 root where apt-get installed the .deb (the guest of initramfs-systemd.cpio,
+    bochs-drm at 1920x1080), with a drop-in only for a 3 s watchdog; the user swell is the one
+    the package's postinst made: its hardening (User=swell, DevicePolicy=closed, ProtectSystem=strict,
     PrivateNetwork=yes, NoNewPrivileges=yes) must leave Swell its display, its uevents and its
     files; Type=notify, the status line and the watchdog must work with the real service manager."""
     tag = "systemd-vga-1920x1080"
@@ -1038,10 +1039,11 @@ def systemd_suite():
         if not shown["StatusText"].startswith("running scene.json on card0 Virtual-1 1920x1080"):
             return False, f"status line {shown['StatusText']!r}"
         pid = shown["MainPID"]
+        _, swell_uid = vm.sh("id -u swell")
         _, facts = vm.sh(f"grep -E '^(Uid|NoNewPrivs):' /proc/{pid}/status; "
                          f"[ $(readlink /proc/{pid}/ns/net) != $(readlink /proc/1/ns/net) ] && echo own-netns")
         uid = next((l.split()[1] for l in facts if l.startswith("Uid:")), None)
-        if uid != "999" or "NoNewPrivs:\t1" not in facts or "own-netns" not in facts:
+        if not swell_uid or uid != swell_uid[-1] or "NoNewPrivs:\t1" not in facts or "own-netns" not in facts:
             return False, f"process {pid}: {facts}"
         if not wait_for_colour(vm, colours, seen, "a", f"{tag}-start"):
             return False, f"screens seen {runs(seen)}: never the slideshow's picture"
@@ -1054,7 +1056,7 @@ def systemd_suite():
         if "disconnected; still running" not in unplugged or "set again" not in replugged:
             return False, f"hotplug under PrivateNetwork=yes: status {unplugged!r}, then {replugged!r}"
         return True, (f"start → active (Type={shown['Type']}, WatchdogUSec={shown['WatchdogUSec']}); status "
-                      f"{shown['StatusText']!r}; pid {pid}: uid 999 (swell), NoNewPrivs 1, its own network "
+                      f"{shown['StatusText']!r}; pid {pid}: uid {uid} (swell), NoNewPrivs 1, its own network "
                       f"namespace; the slideshow on screen; unplugged → {unplugged!r}; back → {replugged!r}")
 
     def night_hours():
@@ -1110,7 +1112,8 @@ def systemd_suite():
             return False, f"screens seen {runs(seen)}: the new scene never showed"
         shown = unit("MainPID", "StatusText")
         if shown["MainPID"] != before or "changed: running the new scene" not in shown["StatusText"]:
-            return False, f"pid {before} → {shown['MainPID']}, status {shown['StatusText']!r}"
+            _, journal = vm.sh("journalctl -u swell-kiosk --no-pager | tail -6")
+            return False, f"pid {before} → {shown['MainPID']}, status {shown['StatusText']!r}; journal: " + " | ".join(journal)
         code, lines = vm.sh("systemctl --no-ask-password stop swell-kiosk; echo rc=$?")
         stopped = unit("ActiveState", "Result", "ExecMainStatus")
         _, crtc, fb, mode = crtc_state(vm)

@@ -86,4 +86,12 @@ int swell_notify_socket(void);
 /// or -1 with errno set (ENAMETOOLONG for a path longer than sun_path, EINVAL for another form).
 int swell_notify_send(int fd, const char *path, const void *message, size_t length);
 
+// MARK: build information (build_info.c)
+/// The version scripts/build wrote into the binary's .swell_version section (`git describe`
+/// style, e.g. "0.1+git307.37123e2"), or "unknown" for a plain `swift build`.
+const char *swell_build_version(void);
+/// The CPU the C code was compiled for, from the compiler's target macros: "x86-64" (the baseline),
+/// "x86-64-v2", "x86-64-v3" (AVX2, FMA), "x86-64-v4" (AVX-512), "aarch64", or "unknown".
+const char *swell_cpu_flavour(void);
+
 #endif
