@@ -64,7 +64,8 @@ let package = Package(
             dependencies: ["SwellRaster", "SwellDrawList", "SwellOutput", "SwellText", "CCairo"],
             path: "Benchmarks/RasterBench"),
 
-        .testTarget(name: "SwellRasterTests", dependencies: ["SwellRaster", "SwellDrawList", "SwellText", "CFreeType"]),
+        .testTarget(
+            name: "SwellRasterTests", dependencies: ["SwellRaster", "SwellDrawList", "SwellText", "CFreeType"]),
         .testTarget(name: "SwellDrawListTests", dependencies: ["SwellDrawList", "SwellJSON"]),
         .testTarget(
             name: "SwellTextTests", dependencies: ["SwellText", "SwellRaster", "SwellDrawList", "CFreeType"]),

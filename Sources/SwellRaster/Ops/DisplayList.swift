@@ -119,10 +119,7 @@ public func bounds(of command: DrawCommand, width: Int, height: Int) -> ClipRect
 @inlinable
 public func columnExtent(of shape: Shape, frameWidth: Int) -> (left: Int, right: Int) {
     func columns(_ low: Double, _ high: Double) -> (left: Int, right: Int) {
-        guard low.isFinite, high.isFinite, low <= high else { return (0, 0) }
-        let left = max(0, Int(min(max(-1, low - 1), Double(frameWidth)).rounded(.down)))
-        let right = min(frameWidth, Int(min(max(-1, high + 2), Double(frameWidth) + 1).rounded(.up)))
-        return (left, max(left, right))
+        pixelSpan(from: low, to: high, within: frameWidth)
     }
     // `if case`, not a switch: a `Shape` case added later compiles here and spans the width.
     if case .ring(let ring) = shape {

@@ -1,15 +1,23 @@
+/// The whole pixels [first, end) that a shape spanning low...high along one axis can touch, with a
+/// pixel's margin below and two above (the kernels' filters reach that far), inside 0..<limit.
+/// NaN, infinite or reversed bounds give an empty span.
+@inlinable
+func pixelSpan(from low: Double, to high: Double, within limit: Int) -> (Int, Int) {
+    guard low.isFinite, high.isFinite, low <= high else { return (0, 0) }
+    // Clamped to the frame while still Double: a coordinate beyond Int's range (a wave's
+    // baseline of 1e76, say) traps when converted.
+    let first = max(0, Int(min(max(-1, low - 1), Double(limit)).rounded(.down)))
+    let end = min(limit, Int(min(max(-1, high + 2), Double(limit) + 1).rounded(.up)))
+    return (first, max(first, end))
+}
+
 /// The rows a shape can touch, [top, bottom) in whole pixels, computed without rasterising.
 /// Used to bin commands to horizontal bands; it may overestimate, never underestimate.
 /// NaN or infinite parameters give an empty extent (such shapes draw nothing).
 @inlinable
 public func rowExtent(of shape: Shape, frameHeight: Int) -> (top: Int, bottom: Int) {
     func rows(_ low: Double, _ high: Double) -> (top: Int, bottom: Int) {
-        guard low.isFinite, high.isFinite, low <= high else { return (0, 0) }
-        // Clamped to the frame while still Double: a coordinate beyond Int's range (a wave's
-        // baseline of 1e76, say) traps when converted.
-        let top = max(0, Int(min(max(-1, low - 1), Double(frameHeight)).rounded(.down)))
-        let bottom = min(frameHeight, Int(min(max(-1, high + 2), Double(frameHeight) + 1).rounded(.up)))
-        return (top, max(top, bottom))
+        pixelSpan(from: low, to: high, within: frameHeight)
     }
     switch shape {
     case .ring(let ring):
