@@ -28,21 +28,36 @@ func compositeGlyph(_ surface: PixelSurface, _ glyph: PlacedGlyph, _ source: Sou
     guard top < bottom, left < right else { return }
     let scale = LaneFloats(repeating: source.alpha / 255)
     let stride = Int(glyph.stride)
+    // Every row has the same vectors: (vectors − 1) whole ones, then one of `lastCount` lanes.
+    // An unclipped row's last vector ends inside the row's zero padding, so it needs no mask;
+    // a clipped one would read past the clip (or into the next row) and is masked.
+    let vectors = (right - left + laneCount - 1) / laneCount
+    let lastX = left + (vectors - 1) * laneCount
+    let lastCount = right - lastX
+    let clipped = left != gx || right != gx + Int(glyph.width)
+    let lastMask = clipped && lastCount < laneCount ? firstLanes(lastCount) : SIMD16<UInt8>(repeating: 0xFF)
     for y in top..<bottom {
         let row = surface.row(y)
         let coverageRow = glyph.coverage + (y - gy) * stride - gx
         var x = left
-        while x < right {
-            var bytes = UnsafeRawPointer(coverageRow + x).loadUnaligned(as: SIMD16<UInt8>.self)
-            let count = right - x
-            if count < laneCount { bytes &= firstLanes(count) }
-            let halves = unsafeBitCast(bytes, to: SIMD2<UInt64>.self)
-            if halves[0] | halves[1] != 0 {
-                compositeLanes(row, at: x, count: min(count, laneCount), surface.width, source, bytes, scale)
-            }
+        while x < lastX {
+            compositeVector(row, at: x, count: laneCount, surface.width, source, coverageRow, SIMD16(repeating: 0xFF), scale)
             x += laneCount
         }
+        compositeVector(row, at: lastX, count: lastCount, surface.width, source, coverageRow, lastMask, scale)
     }
+}
+
+/// Blends the 16 lanes of coverage at `x` (ANDed with `mask`) unless they are all zero.
+@inlinable @inline(__always)
+func compositeVector(
+    _ row: UnsafeMutablePointer<UInt32>, at x: Int, count: Int, _ width: Int, _ source: SourceColor,
+    _ coverageRow: UnsafePointer<UInt8>, _ mask: SIMD16<UInt8>, _ scale: LaneFloats
+) {
+    let bytes = UnsafeRawPointer(coverageRow + x).loadUnaligned(as: SIMD16<UInt8>.self) & mask
+    let halves = unsafeBitCast(bytes, to: SIMD2<UInt64>.self)
+    guard halves[0] | halves[1] != 0 else { return }
+    compositeLanes(row, at: x, count: count, width, source, bytes, scale)
 }
 
 /// 0xFF in the first `count` lanes (1...15), 0 in the rest. Bitwise, because SIMD masks
