@@ -36,6 +36,23 @@ func compositeGlyph(_ surface: PixelSurface, _ glyph: PlacedGlyph, _ source: Sou
     let lastCount = right - lastX
     let clipped = left != gx || right != gx + Int(glyph.width)
     let lastMask = clipped && lastCount < laneCount ? firstLanes(lastCount) : SIMD16<UInt8>(repeating: 0xFF)
+    if lastCount <= laneCount / 2 {
+        // A last vector of at most 8 lanes is blended 8 wide: on a core that splits 16-lane
+        // vectors into two halves (Zen 4) that halves its cost, and most text glyphs are ≤ 8 px.
+        let halfMask = lastMask.lowHalf
+        let halfScale = SIMD8<Float>(repeating: source.alpha / 255)
+        for y in top..<bottom {
+            let row = surface.row(y)
+            let coverageRow = glyph.coverage + (y - gy) * stride - gx
+            var x = left
+            while x < lastX {
+                compositeVector(row, at: x, count: laneCount, surface.width, source, coverageRow, SIMD16(repeating: 0xFF), scale)
+                x += laneCount
+            }
+            compositeHalfVector(row, at: lastX, count: lastCount, surface.width, source, coverageRow, halfMask, halfScale)
+        }
+        return
+    }
     for y in top..<bottom {
         let row = surface.row(y)
         let coverageRow = glyph.coverage + (y - gy) * stride - gx
@@ -95,4 +112,45 @@ func compositeLanes(
     } else {
         for i in 0..<count where bytes[i] != 0 { row[x + i] = blendPixel(row[x + i], source, alpha: alpha[i]) }
     }
+}
+
+/// As `compositeVector` for 8 lanes, with the same arithmetic lane for lane (same bytes).
+@inlinable @inline(__always)
+func compositeHalfVector(
+    _ row: UnsafeMutablePointer<UInt32>, at x: Int, count: Int, _ width: Int, _ source: SourceColor,
+    _ coverageRow: UnsafePointer<UInt8>, _ mask: SIMD8<UInt8>, _ scale: SIMD8<Float>
+) {
+    let bytes = UnsafeRawPointer(coverageRow + x).loadUnaligned(as: SIMD8<UInt8>.self) & mask
+    guard unsafeBitCast(bytes, to: UInt64.self) != 0 else { return }
+    var coverage = SIMD8<UInt32>()
+    for i in 0..<8 { coverage[i] = UInt32(bytes[i]) }
+    let alpha = halfAsFloat(coverage) * scale
+    if x + 8 <= width {
+        let p = UnsafeMutableRawPointer(row + x)
+        let old = p.loadUnaligned(as: SIMD8<UInt32>.self)
+        let untouched = SIMD8<UInt32>(repeating: 0) &- ((coverage &- 1) &>> 31)
+        p.storeBytes(of: (blendHalf(old, source, alpha: alpha) & ~untouched) | (old & untouched), as: SIMD8<UInt32>.self)
+    } else {
+        for i in 0..<count where bytes[i] != 0 { row[x + i] = blendPixel(row[x + i], source, alpha: alpha[i]) }
+    }
+}
+
+/// `byteAsFloat` on 8 lanes.
+@inlinable @inline(__always)
+func halfAsFloat(_ value: SIMD8<UInt32>) -> SIMD8<Float> {
+    unsafeBitCast(value | SIMD8<UInt32>(repeating: 0x4B00_0000), to: SIMD8<Float>.self) - 8_388_608.0
+}
+
+/// `blend(_:_:alpha:)` on 8 lanes: the same operations in the same order, so the same bytes.
+@inlinable @inline(__always)
+func blendHalf(_ destination: SIMD8<UInt32>, _ source: SourceColor, alpha: SIMD8<Float>) -> SIMD8<UInt32> {
+    let byte = SIMD8<UInt32>(repeating: 0xFF)
+    let dr = halfAsFloat((destination &>> 16) & byte)
+    let dg = halfAsFloat((destination &>> 8) & byte)
+    let db = halfAsFloat(destination & byte)
+    let rounding: Float = 12_582_912.0
+    let r = unsafeBitCast(dr + (source.red - dr) * alpha + rounding, to: SIMD8<UInt32>.self)
+    let g = unsafeBitCast(dg + (source.green - dg) * alpha + rounding, to: SIMD8<UInt32>.self)
+    let b = unsafeBitCast(db + (source.blue - db) * alpha + rounding, to: SIMD8<UInt32>.self) & byte
+    return (r &<< 16) | (g &<< 8) | b | SIMD8<UInt32>(repeating: 0xFF00_0000)
 }
