@@ -36,32 +36,26 @@ func compositeGlyph(_ surface: PixelSurface, _ glyph: PlacedGlyph, _ source: Sou
     let lastCount = right - lastX
     let clipped = left != gx || right != gx + Int(glyph.width)
     let lastMask = clipped && lastCount < laneCount ? firstLanes(lastCount) : SIMD16<UInt8>(repeating: 0xFF)
-    if lastCount <= laneCount / 2 {
-        // A last vector of at most 8 lanes is blended 8 wide: on a core that splits 16-lane
-        // vectors into two halves (Zen 4) that halves its cost, and most text glyphs are ≤ 8 px.
-        let halfMask = lastMask.lowHalf
-        let halfScale = SIMD8<Float>(repeating: source.alpha / 255)
-        for y in top..<bottom {
-            let row = surface.row(y)
-            let coverageRow = glyph.coverage + (y - gy) * stride - gx
-            var x = left
-            while x < lastX {
-                compositeVector(row, at: x, count: laneCount, surface.width, source, coverageRow, SIMD16(repeating: 0xFF), scale)
-                x += laneCount
-            }
-            compositeHalfVector(row, at: lastX, count: lastCount, surface.width, source, coverageRow, halfMask, halfScale)
-        }
-        return
-    }
+    // A last vector of at most 8 lanes is blended 8 wide: on a core that splits 16-lane vectors
+    // into two halves (Zen 4) that halves its cost, and most glyphs at text sizes are ≤ 8 px.
+    let half = lastCount <= laneCount / 2
+    let halfMask = lastMask.lowHalf
+    let halfScale = SIMD8<Float>(repeating: source.alpha / 255)
     for y in top..<bottom {
         let row = surface.row(y)
         let coverageRow = glyph.coverage + (y - gy) * stride - gx
         var x = left
         while x < lastX {
-            compositeVector(row, at: x, count: laneCount, surface.width, source, coverageRow, SIMD16(repeating: 0xFF), scale)
+            compositeVector(
+                row, at: x, count: laneCount, surface.width, source, coverageRow, SIMD16(repeating: 0xFF), scale)
             x += laneCount
         }
-        compositeVector(row, at: lastX, count: lastCount, surface.width, source, coverageRow, lastMask, scale)
+        if half {
+            compositeHalfVector(
+                row, at: lastX, count: lastCount, surface.width, source, coverageRow, halfMask, halfScale)
+        } else {
+            compositeVector(row, at: lastX, count: lastCount, surface.width, source, coverageRow, lastMask, scale)
+        }
     }
 }
 
@@ -129,7 +123,8 @@ func compositeHalfVector(
         let p = UnsafeMutableRawPointer(row + x)
         let old = p.loadUnaligned(as: SIMD8<UInt32>.self)
         let untouched = SIMD8<UInt32>(repeating: 0) &- ((coverage &- 1) &>> 31)
-        p.storeBytes(of: (blendHalf(old, source, alpha: alpha) & ~untouched) | (old & untouched), as: SIMD8<UInt32>.self)
+        p.storeBytes(
+            of: (blendHalf(old, source, alpha: alpha) & ~untouched) | (old & untouched), as: SIMD8<UInt32>.self)
     } else {
         for i in 0..<count where bytes[i] != 0 { row[x + i] = blendPixel(row[x + i], source, alpha: alpha[i]) }
     }
