@@ -61,7 +61,7 @@ let package = Package(
 
         .executableTarget(
             name: "RasterBench",
-            dependencies: ["SwellRaster", "SwellDrawList", "SwellOutput", "SwellText", "CCairo"],
+            dependencies: ["SwellRaster", "SwellDrawList", "SwellOutput", "SwellText", "SwellScenes", "CCairo"],
             path: "Benchmarks/RasterBench"),
 
         .testTarget(

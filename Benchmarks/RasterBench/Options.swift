@@ -15,10 +15,12 @@ struct Options {
     var expectNoAllocations = false
     /// A line printed above the table (scripts/bench passes the command that made the report).
     var heading: String?
+    /// Also time the ripple pond with and without its counter, and count the counted pond's allocations.
+    var measuresCounter = false
 
     static let usage = """
         usage: RasterBench measure --build NAME [--renderers swell,cairo,memset,swell-cold,cairo-cold] [--lists DIR] [--records FILE]
-                                   [--quick] [--frames N] [--save-images DIR]
+                                   [--quick] [--frames N] [--save-images DIR] [--counter]
                RasterBench report RECORDS... [--markdown FILE] [--expect-checksums FILE] [--record-checksums FILE]
                                   [--expect-no-allocations] [--heading TEXT]
                RasterBench [measure options] [report options]   (both in one process)
@@ -49,6 +51,7 @@ struct Options {
             case "--lists": listsDirectory = try value(argument)
             case "--records": recordsPath = try value(argument)
             case "--quick": plan = .quick
+            case "--counter": measuresCounter = true
             case "--save-images": imageDirectory = try value(argument)
             case "--frames":
                 let text = try value(argument)

@@ -3,7 +3,7 @@
 // their runs:
 //
 //   RasterBench measure --build NAME [--renderers swell,cairo,memset] [--lists DIR] [--records FILE]
-//                       [--quick] [--frames N] [--save-images DIR]
+//                       [--quick] [--frames N] [--save-images DIR] [--counter]
 //   RasterBench report RECORDS... [--markdown FILE] [--expect-checksums FILE] [--record-checksums FILE]
 //                      [--expect-no-allocations] [--heading TEXT]
 //   RasterBench [measure options] [report options]    (measure and report in one process)
@@ -16,6 +16,9 @@ do {
         let lists = try jsonFiles(in: options.listsDirectory)
         guard !lists.isEmpty else { throw FileError(description: "no *.json draw lists in \(options.listsDirectory)") }
         records = try measure(lists: lists, renderers: options.renderers, build: options.build, plan: options.plan)
+        if options.measuresCounter {
+            records += measureCounter(build: options.build, plan: options.plan, counter: AllocationCounter())
+        }
         if let path = options.recordsPath {
             try writeTextFile(path, records.map { $0.line + "\n" }.joined())
         }

@@ -90,6 +90,25 @@ func rings(_ list: [SceneOp]) -> [(Ring, Color)] {
         }
         #expect(inked > 150, "\(inked) dark pixels")
     }
+
+    /// The counter is laid out again only when the count or the frame height changes; it must
+    /// still follow both.
+    @Test func theCounterFollowsTheCountAndTheFrameHeight() {
+        func counter(_ list: [SceneOp]) -> GlyphRun? {
+            guard case .draw(let command) = list.last, case .glyphs(let run) = command.shape else { return nil }
+            return run
+        }
+        var scene = pond(["metrics": .bool(true)])
+        for k in 0..<9 { scene.handle(TouchEvent(.began, finger: k, x: 100, y: 100, time: 0)) }
+        let nine = counter(ops(of: &scene, at: 0.5))
+        #expect(nine?.glyphs.count == 9)  // "Ripples: 9"
+        #expect(counter(ops(of: &scene, at: 0.6)) == nine)
+        scene.handle(TouchEvent(.began, finger: 9, x: 100, y: 100, time: 0.6))
+        #expect(counter(ops(of: &scene, at: 0.7))?.glyphs.count == 10)  // "Ripples: 10"
+        let small = counter(ops(of: &scene, at: 0.8))!
+        let large = counter(ops(of: &scene, at: 0.9, size: FrameSize(width: 1920, height: 1080)))!
+        #expect(large.bounds.y1 - large.bounds.y0 > 2 * (small.bounds.y1 - small.bounds.y0))
+    }
 }
 
 @Suite struct WaveAndElasticBehaviourTests {

@@ -49,8 +49,11 @@ public struct RipplesScene: Scene {
     public private(set) var count = 0
     /// Palette slot per finger down, in arrival order.
     var fingers: [(finger: Int, slot: Int)] = []
-    /// The counter's glyphs, laid out again each frame into the same storage.
+    /// The counter's glyphs, laid out again into the same storage when the count changes.
     var counter = GlyphRun()
+    /// The count and frame height `counter` was laid out for (-1: not yet).
+    var counterCount = -1
+    var counterHeight = -1
     let counterText: CounterText?
 
     public init(_ settings: SceneSettings) {
@@ -116,8 +119,14 @@ public struct RipplesScene: Scene {
             ops.append(.draw(DrawCommand(.ring(ring), color: color)))
         }
         if let counterText {
-            counter.removeAll()
-            counterText.layout("Ripples: \(count)", height: size.height, into: &counter)
+            // Laid out again only when the count or the frame's height changed: an unchanged
+            // counter costs no string, no cache lookup and no allocation (scripts/bench counts).
+            if count != counterCount || size.height != counterHeight {
+                counter.removeAll()
+                counterText.layout("Ripples: \(count)", height: size.height, into: &counter)
+                counterCount = count
+                counterHeight = size.height
+            }
             ops.append(.draw(DrawCommand(.glyphs(counter), color: Color(r: 0, g: 0, b: 0, a: 0.75))))
         }
     }
