@@ -97,7 +97,8 @@ import Testing
         // Damage: move one element between frames; the tracked result equals a whole render.
         let renderer = FrameRenderer(threads: 2, bandHeight: 9)
         let tracked = PixelBuffer(width: 140, height: 120)
-        var list = DisplayList(width: 140, height: 120, background: Self.background, commands: commands.map { .draw($0) })
+        var list = DisplayList(
+            width: 140, height: 120, background: Self.background, commands: commands.map { .draw($0) })
         renderer.render(list, into: tracked.surface)
         #expect(FrameRendererTests.packed(tracked.surface) == plain)
         var moved = commands
