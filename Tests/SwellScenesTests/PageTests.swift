@@ -69,9 +69,10 @@ enum FrameRendererPixels {
     static func of(_ buffer: PixelBuffer) -> [UInt32] {
         var pixels: [UInt32] = []
         for y in 0..<buffer.surface.height {
-            for x in stride(from: 0, to: buffer.surface.width, by: 7) { pixels.append(buffer.surface.pixel(x: x, y: y)) }
+            for x in stride(from: 0, to: buffer.surface.width, by: 7) {
+                pixels.append(buffer.surface.pixel(x: x, y: y))
+            }
         }
         return pixels
     }
 }
-

@@ -102,7 +102,8 @@ func parseElementFrame(_ field: JSONField, problems list: inout ProblemList) -> 
             size: length(size, isSize: true))
         if object[end] != nil && object[size] != nil && !given.isEmpty {
             list.problems.append(
-                "\(field.path): \"\(given[0])\", \"\(end)\" and \"\(size)\" together over-determine the frame; give two of them")
+                "\(field.path): \"\(given[0])\", \"\(end)\" and \"\(size)\" together over-determine the frame; give two of them"
+            )
         }
         return axis
     }

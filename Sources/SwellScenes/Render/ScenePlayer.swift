@@ -81,7 +81,8 @@ public final class ScenePlayer {
     }
 
     private func contains(_ rect: ClipRect, _ event: TouchEvent) -> Bool {
-        event.x >= Double(rect.x0) && event.x < Double(rect.x1) && event.y >= Double(rect.y0) && event.y < Double(rect.y1)
+        event.x >= Double(rect.x0) && event.x < Double(rect.x1) && event.y >= Double(rect.y0)
+            && event.y < Double(rect.y1)
     }
 
     private func placed(_ event: TouchEvent, in rect: ClipRect) -> TouchEvent {
@@ -140,7 +141,8 @@ public final class ScenePlayer {
         let rect = frameRect(of: index)
         guard !rect.isEmpty else { return }
         let start = list.commands.count
-        layers[index].render(at: time, size: FrameSize(width: rect.x1 - rect.x0, height: rect.y1 - rect.y0), into: &list.commands)
+        layers[index].render(
+            at: time, size: FrameSize(width: rect.x1 - rect.x0, height: rect.y1 - rect.y0), into: &list.commands)
         let grow = (layers[index] as? ButtonScene)?.overflow ?? 0
         let visible = ClipRect(x0: rect.x0 - grow, y0: rect.y0 - grow, x1: rect.x1 + grow, y1: rect.y1 + grow)
         for op in start..<list.commands.count {
