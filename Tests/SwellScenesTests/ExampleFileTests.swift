@@ -26,7 +26,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["wave", "ripples", "elastic", "waveform", "flow", "slideshow", "layers", "strip"])
+    @Test(arguments: ["wave", "ripples", "elastic", "waveform", "flow", "slideshow", "layers", "strip", "wave-button"])
     func exampleSceneFileLoadsAndRenders(_ name: String) throws {
         let bytes = Self.read(Self.examples + "/\(name).json")
         #expect(!bytes.isEmpty)

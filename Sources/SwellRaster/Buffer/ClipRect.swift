@@ -21,4 +21,10 @@ public struct ClipRect: Equatable, Sendable {
     public func intersection(_ other: ClipRect) -> ClipRect {
         ClipRect(x0: max(x0, other.x0), y0: max(y0, other.y0), x1: min(x1, other.x1), y1: min(y1, other.y1))
     }
+
+    /// The rectangle moved by (dx, dy).
+    @inlinable
+    public func offsetBy(_ dx: Int, _ dy: Int) -> ClipRect {
+        ClipRect(x0: x0 &+ dx, y0: y0 &+ dy, x1: x1 &+ dx, y1: y1 &+ dy)
+    }
 }

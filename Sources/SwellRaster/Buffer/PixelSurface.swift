@@ -46,4 +46,16 @@ public struct PixelSurface: @unchecked Sendable {
         precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) is outside \(width)x\(height)")
         return row(y)[x]
     }
+
+    /// The same pixels addressed from `origin`: its (0, 0) is this surface's `origin`, reaching
+    /// this surface's right and bottom edges (rows above the surface when `origin.y < 0` lie
+    /// outside the memory: callers clip to this surface's bounds first). Nil when `origin` lies
+    /// left of, right of or below the surface.
+    @inlinable
+    public func placed(at origin: PixelOrigin) -> PixelSurface? {
+        guard origin.x >= 0, origin.x < width, origin.y < height else { return nil }
+        return PixelSurface(
+            base: base + origin.y &* stride + origin.x &* 4, width: width - origin.x, height: height - origin.y,
+            stride: stride, owner: owner)
+    }
 }

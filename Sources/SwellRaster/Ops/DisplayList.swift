@@ -105,10 +105,15 @@ public func bounds(of command: FrameCommand, width: Int, height: Int) -> ClipRec
 /// The pixels a draw command can change (empty when it draws nothing).
 @inlinable
 public func bounds(of command: DrawCommand, width: Int, height: Int) -> ClipRect {
-    guard command.color.a > 0 else { return ClipRect(x0: 0, y0: 0, x1: 0, y1: 0) }
-    let rows = rowExtent(of: command.shape, frameHeight: height)
-    let columns = columnExtent(of: command.shape, frameWidth: width)
+    let origin = command.origin
+    guard command.color.a > 0, origin.x >= 0, origin.x < width, origin.y < height else {
+        return ClipRect(x0: 0, y0: 0, x1: 0, y1: 0)
+    }
+    // A placed shape's extent on the surface that starts at its origin, moved back.
+    let rows = rowExtent(of: command.shape, frameHeight: height - origin.y)
+    let columns = columnExtent(of: command.shape, frameWidth: width - origin.x)
     var rect = ClipRect(x0: columns.left, y0: rows.top, x1: columns.right, y1: rows.bottom)
+        .offsetBy(origin.x, origin.y)
     if let clip = command.clip { rect = rect.intersection(clip) }
     rect = rect.intersection(ClipRect(x0: 0, y0: 0, x1: width, y1: height))
     return rect.isEmpty ? ClipRect(x0: 0, y0: 0, x1: 0, y1: 0) : rect

@@ -5,6 +5,18 @@ public func draw(_ command: DrawCommand, on surface: PixelSurface, within area: 
     var clip = area.intersection(surface.bounds)
     if let own = command.clip { clip = clip.intersection(own) }
     guard !clip.isEmpty, command.color.a > 0 else { return }
+    let origin = command.origin
+    guard origin == .zero else {
+        guard let placed = surface.placed(at: origin) else { return }
+        drawShape(command, on: placed, clip: clip.offsetBy(-origin.x, -origin.y))
+        return
+    }
+    drawShape(command, on: surface, clip: clip)
+}
+
+/// The kernel call of `draw`, on a surface and clip already in the shape's coordinates.
+@inlinable
+func drawShape(_ command: DrawCommand, on surface: PixelSurface, clip: ClipRect) {
     let source = SourceColor(command.color)
     switch command.shape {
     case .ring(let ring): fillRing(surface, ring, source, clip: clip)

@@ -119,15 +119,38 @@ public enum Shape: Equatable, Sendable {
     case glyphs(GlyphRun)
 }
 
+/// Where a placed element's pixel (0, 0) lies on the surface, in whole pixels.
+@frozen
+public struct PixelOrigin: Equatable, Sendable {
+    public var x: Int
+    public var y: Int
+
+    @inlinable
+    public init(x: Int, y: Int) {
+        self.x = x
+        self.y = y
+    }
+
+    public static let zero = PixelOrigin(x: 0, y: 0)
+}
+
 /// One compositing step: a shape in a colour, optionally limited to a clip rectangle.
+///
+/// `origin` places the shape: its coordinates count from that surface pixel, and the shape draws
+/// as it would on a surface starting there (a wave spans from `origin.x` to the right edge, a
+/// wave fill reaches the bottom). The clip stays in surface pixels. Whole pixels only, so a
+/// placed shape has exactly the bytes of the same shape drawn at (0, 0) on a surface of its size;
+/// an origin left of the surface (`x < 0`) draws nothing.
 public struct DrawCommand: Equatable, Sendable {
     public var shape: Shape
     public var color: Color
     public var clip: ClipRect?
+    public var origin: PixelOrigin
 
-    public init(_ shape: Shape, color: Color, clip: ClipRect? = nil) {
+    public init(_ shape: Shape, color: Color, clip: ClipRect? = nil, origin: PixelOrigin = .zero) {
         self.shape = shape
         self.color = color
         self.clip = clip
+        self.origin = origin
     }
 }

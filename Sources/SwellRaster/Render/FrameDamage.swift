@@ -64,6 +64,8 @@ extension CommandSignature {
 /// after this function (its signature then never matches).
 private func combineContent(_ command: DrawCommand, into hasher: inout Hasher) -> Bool {
     combine(&hasher, command.color.r, command.color.g, command.color.b, command.color.a)
+    hasher.combine(command.origin.x)
+    hasher.combine(command.origin.y)
     if let clip = command.clip {
         hasher.combine(clip.x0)
         hasher.combine(clip.y0)

@@ -13,7 +13,9 @@ func draw(
     var clip = area.intersection(surface.bounds)
     if let own = command.clip { clip = clip.intersection(own) }
     guard !clip.isEmpty, command.color.a > 0 else { return }
-    if case .waveFill(let wave) = command.shape, rows.isFullWidth, clip.x0 == 0, clip.x1 == surface.width {
+    if case .waveFill(let wave) = command.shape, command.origin == .zero, rows.isFullWidth, clip.x0 == 0,
+        clip.x1 == surface.width
+    {
         let source = SourceColor(command.color)
         guard let fill = WaveFillRows(wave, source, surface: surface, clip: clip) else { return }
         // The fill writes every pixel of its curve rows, blending virtual rows from their colour.

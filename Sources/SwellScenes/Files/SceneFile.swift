@@ -43,6 +43,9 @@ public struct SceneFile {
     public struct Layer {
         public let descriptor: SceneDescriptor
         public let settings: SceneSettings
+        /// The element's name for buttons' actions, and where it lies (nil: the whole screen).
+        public var id: String? = nil
+        public var frame: ElementFrame? = nil
     }
 
     public let layers: [Layer]
@@ -58,7 +61,8 @@ public struct SceneFile {
         let scenes = layers.enumerated().map { index, layer in
             layer.descriptor.make(layer.settings, index < images.count ? images[index] : .none)
         }
-        return ScenePlayer(layers: scenes, background: background, threads: threads)
+        let placements = layers.map { ScenePlayer.Placement(id: $0.id, frame: $0.frame) }
+        return ScenePlayer(layers: scenes, background: background, threads: threads, placements: placements)
     }
 }
 
@@ -151,6 +155,7 @@ func parseSceneFile(_ root: JSONField, problems list: inout ProblemList) -> Scen
             "\(root.path): missing \"scene\" (one of \(builtInScenes.map(\.name).joined(separator: ", "))) or \"layers\""
         )
     }
+    checkActions(layers, root: root, problems: &list)
     guard list.problems.count == before else { return nil }
     return SceneFile(layers: layers, background: background)
 }
@@ -160,9 +165,10 @@ func parseLayer(_ field: JSONField, allowsFileMembers: Bool, problems list: inou
     let before = list.problems.count
     guard let object = list.check({ () throws(JSONFieldError) in try field.object() }) else { return nil }
     if !allowsFileMembers {
-        for key in object.keys where key != "scene" && key != "parameters" {
+        for key in object.keys where !["scene", "parameters", "id", "frame"].contains(key) {
             list.problems.append(
-                "\(field.path)\(JSONField.pathComponentForKey(key)): unknown member; allowed here: scene, parameters")
+                "\(field.path)\(JSONField.pathComponentForKey(key)): unknown member; allowed here: scene, parameters, id, frame"
+            )
         }
     }
     let names = builtInScenes.map(\.name)
@@ -186,8 +192,51 @@ func parseLayer(_ field: JSONField, allowsFileMembers: Bool, problems list: inou
             }
         }
     }
+    var layer = SceneFile.Layer(descriptor: descriptor, settings: settings)
+    if !allowsFileMembers {
+        if let id = list.check({ () throws(JSONFieldError) in try field.optional("id") }) ?? nil {
+            layer.id = list.check { () throws(JSONFieldError) in try id.string() }
+        }
+        if let frame = list.check({ () throws(JSONFieldError) in try field.optional("frame") }) ?? nil {
+            layer.frame = parseElementFrame(frame, problems: &list)
+        }
+    }
     guard list.problems.count == before else { return nil }
-    return SceneFile.Layer(descriptor: descriptor, settings: settings)
+    return layer
+}
+
+/// Every button's action must name an element of the page, of the kind the action acts on,
+/// and ids must be unique.
+func checkActions(_ layers: [SceneFile.Layer], root: JSONField, problems list: inout ProblemList) {
+    var seen: [String: Int] = [:]
+    for (index, layer) in layers.enumerated() {
+        guard let id = layer.id else { continue }
+        if let first = seen[id] {
+            list.problems.append("\(root.path).layers[\(index)].id: \"\(id)\" is already the id of $.layers[\(first)]")
+        } else {
+            seen[id] = index
+        }
+    }
+    for (index, layer) in layers.enumerated() where ["button", "field"].contains(layer.descriptor.name) {
+        let kind = layer.settings.text("action")
+        guard kind != "none", let scene = PageAction.targetScene[kind] else { continue }
+        let path = "\(root.path).layers[\(index)].parameters.target"
+        let target = layer.settings.text("target")
+        let candidates = layers.filter { $0.descriptor.name == scene }.compactMap(\.id)
+        let allowed =
+            candidates.isEmpty
+            ? "give a \"\(scene)\" element an \"id\" and name it here"
+            : "allowed: \(candidates.map { "\"\($0)\"" }.joined(separator: ", "))"
+        guard let targetIndex = seen[target] else {
+            list.problems.append("\(path): \"\(target)\" names no element of this page; \(allowed)")
+            continue
+        }
+        if layers[targetIndex].descriptor.name != scene {
+            list.problems.append(
+                "\(path): \"\(target)\" is a \"\(layers[targetIndex].descriptor.name)\"; \"\(kind)\" acts on a \"\(scene)\"; \(allowed)"
+            )
+        }
+    }
 }
 
 func parseParameter(_ field: JSONField, _ spec: ParameterSpec) throws(JSONFieldError) -> ParameterValue {

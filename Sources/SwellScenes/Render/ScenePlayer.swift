@@ -5,6 +5,12 @@ import SwellRaster
 /// `FrameRenderer` renders in bands (on `threads` threads; the output is the same for any
 /// thread count). The player composites nothing itself.
 ///
+/// Placed elements (a layer with a `Placement` frame) render at their frame's size; their draw
+/// commands get the frame's origin and a clip to the frame (grown by a button's bounce), so
+/// placement is part of the one display list. Touches reach an element in its own coordinates;
+/// a touch that begins on a button goes to the topmost such button only (not to what is under
+/// it), and its end inside the button runs the button's action on its target.
+///
 /// Damage: the renderer compares each frame's ops with the previous frame's into the same
 /// surface and draws only the rectangles that can differ; `render(at:into:)` returns them, for a
 /// presenter to copy only those. A frame with nothing changed draws nothing. Reuses its op list,
@@ -18,10 +24,29 @@ public final class ScenePlayer {
     /// Whether frames draw only what changed (false: every frame is drawn whole).
     public var tracksDamage = true
 
+    /// A layer's id and frame in a page (nil frame: the whole screen).
+    public struct Placement {
+        public var id: String?
+        public var frame: ElementFrame?
+
+        public init(id: String? = nil, frame: ElementFrame? = nil) {
+            self.id = id
+            self.frame = frame
+        }
+    }
+
+    public let placements: [Placement]
+    /// The screen's size: set by each frame, or before the first for touches that come first
+    /// (touches are placed against it).
+    public var screen = FrameSize(width: 1, height: 1)
+    /// Fingers whose touch began on a button: the button's layer index.
+    private var pressed: [Int: Int] = [:]
+
     /// `threads` > 1 renders frames in bands on that many threads.
-    public init(layers: [any Scene], background: Color? = nil, threads: Int = 1) {
+    public init(layers: [any Scene], background: Color? = nil, threads: Int = 1, placements: [Placement] = []) {
         precondition(!layers.isEmpty, "a player needs at least one scene")
         self.layers = layers
+        self.placements = layers.indices.map { $0 < placements.count ? placements[$0] : Placement() }
         self.background = background ?? layers[0].background
         list = DisplayList(width: 1, height: 1, background: self.background)
         renderer = FrameRenderer(threads: threads)
@@ -29,8 +54,50 @@ public final class ScenePlayer {
         list.commands.reserveCapacity(1024)
     }
 
+    /// The pixels of layer `index` on the last frame's screen.
+    public func frameRect(of index: Int) -> ClipRect {
+        (placements[index].frame ?? .fullScreen).rect(width: screen.width, height: screen.height)
+    }
+
     public func handle(_ event: TouchEvent) {
-        for index in layers.indices { layers[index].handle(event) }
+        if event.phase == .began, let button = topmostButton(at: event) { pressed[event.finger] = button }
+        if let button = pressed[event.finger] {
+            layers[button].handle(placed(event, in: frameRect(of: button)))
+            if event.phase == .ended {
+                pressed[event.finger] = nil
+                if contains(frameRect(of: button), event) { runAction(of: button, at: event.time) }
+            }
+            return
+        }
+        for index in layers.indices {
+            let rect = frameRect(of: index)
+            if event.phase == .began && !contains(rect, event) { continue }
+            layers[index].handle(placed(event, in: rect))
+        }
+    }
+
+    private func topmostButton(at event: TouchEvent) -> Int? {
+        layers.indices.reversed().first { layers[$0] is ButtonScene && contains(frameRect(of: $0), event) }
+    }
+
+    private func contains(_ rect: ClipRect, _ event: TouchEvent) -> Bool {
+        event.x >= Double(rect.x0) && event.x < Double(rect.x1) && event.y >= Double(rect.y0)
+            && event.y < Double(rect.y1)
+    }
+
+    private func placed(_ event: TouchEvent, in rect: ClipRect) -> TouchEvent {
+        var moved = event
+        moved.x -= Double(rect.x0)
+        moved.y -= Double(rect.y0)
+        return moved
+    }
+
+    private func runAction(of button: Int, at time: Double) {
+        guard let action = (layers[button] as? ButtonScene)?.action, action.kind != "none" else { return }
+        guard let target = placements.firstIndex(where: { $0.id == action.target }),
+            var scene = layers[target] as? any ActionTarget & Scene
+        else { return }
+        if scene.perform(action.kind, at: time) { layers[target] = scene }
     }
 
     public func isIdle(at time: Double) -> Bool {
@@ -56,12 +123,34 @@ public final class ScenePlayer {
         list.width = surface.width
         list.height = surface.height
         let size = FrameSize(width: surface.width, height: surface.height)
-        for index in layers.indices { layers[index].render(at: time, size: size, into: &list.commands) }
+        screen = size
+        for index in layers.indices { renderLayer(index, at: time, screen: size) }
         let damage = renderer.render(list, into: surface, tracksDamage: tracksDamage)
         // Release the references the ops hold (paths, images) so scenes can mutate their
         // storage in place next frame instead of copying it.
         list.commands.removeAll(keepingCapacity: true)
         return damage
+    }
+
+    /// Renders layer `index` at its frame's size and places its draw commands on the screen.
+    private func renderLayer(_ index: Int, at time: Double, screen: FrameSize) {
+        guard placements[index].frame != nil else {
+            layers[index].render(at: time, size: screen, into: &list.commands)
+            return
+        }
+        let rect = frameRect(of: index)
+        guard !rect.isEmpty else { return }
+        let start = list.commands.count
+        layers[index].render(
+            at: time, size: FrameSize(width: rect.x1 - rect.x0, height: rect.y1 - rect.y0), into: &list.commands)
+        let grow = (layers[index] as? ButtonScene)?.overflow ?? 0
+        let visible = ClipRect(x0: rect.x0 - grow, y0: rect.y0 - grow, x1: rect.x1 + grow, y1: rect.y1 + grow)
+        for op in start..<list.commands.count {
+            guard case .draw(var command) = list.commands[op] else { continue }
+            command.origin = PixelOrigin(x: rect.x0, y: rect.y0)
+            command.clip = command.clip.map { $0.offsetBy(rect.x0, rect.y0).intersection(visible) } ?? visible
+            list.commands[op] = .draw(command)
+        }
     }
 
     /// Makes the next frame draw every pixel: for a surface whose contents were lost or written

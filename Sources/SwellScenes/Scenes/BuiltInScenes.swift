@@ -6,6 +6,8 @@ public let builtInScenes: [SceneDescriptor] = [
     WaveformScene.descriptor,
     FlowScene.descriptor,
     SlideshowScene.descriptor,
+    ButtonScene.descriptor,
+    ButtonScene.fieldDescriptor,
 ]
 
 /// The built-in scene called `name`, if any.

@@ -36,11 +36,12 @@ public struct ElasticScene: Scene {
     var backStart: Double?
     var path = Path()
 
-    public init(_ settings: SceneSettings) {
+    /// `fixedInset` replaces the `inset` parameter (a button's panel fills its frame).
+    public init(_ settings: SceneSettings, inset fixedInset: Double? = nil) {
         background = settings.color("background")
         color = settings.color("color")
         overshoot = settings.number("overshoot")
-        inset = settings.number("inset")
+        inset = fixedInset ?? settings.number("inset")
         cornerRadius = settings.number("cornerRadius")
         outward = .spring(
             Spring(

@@ -46,7 +46,7 @@ public struct RipplesScene: Scene {
     /// A ring buffer: `count` ripples starting at `head`, oldest first (fixed capacity, no allocation).
     var ripples: [Ripple]
     var head = 0
-    public private(set) var count = 0
+    public internal(set) var count = 0
     /// Palette slot per finger down, in arrival order.
     var fingers: [(finger: Int, slot: Int)] = []
     /// The counter's glyphs, laid out again into the same storage when the count changes.

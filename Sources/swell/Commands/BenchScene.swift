@@ -126,6 +126,7 @@ func benchFrames(
     var progress = ProgressBar(total: frames, label: name)
     var nextEvent = 0
     let surface = presenter.shadow.surface
+    player.screen = FrameSize(width: surface.width, height: surface.height)
     for index in 0..<frames {
         if StopSignals.received != nil { break }
         let time = Double(index) / refresh

@@ -112,6 +112,7 @@ final class SceneContent: KioskContent {
 
     func render(at time: Double, into surface: PixelSurface) -> Damage {
         let sceneTime = time - sceneStart
+        player.screen = FrameSize(width: surface.width, height: surface.height)
         while nextScripted < script.count && script[nextScripted].time <= sceneTime {
             player.handle(script[nextScripted])
             nextScripted += 1

@@ -1,0 +1,147 @@
+import SwellRaster
+import SwellText
+
+/// `button` and `field`: a rounded rectangle with a centred label (a field: a left-aligned
+/// placeholder in grey) that bounces on a tap with the elastic tutorial's model, reused from
+/// `ElasticScene` (four edge midpoints on springs, out 0.25 s then back 0.45 s), and runs its
+/// `action` on the element named by `target` when the tap ends inside it (`PageAction`).
+///
+/// The label is laid out once per frame size into kept storage (no allocation per frame after
+/// the first). The bulge reaches `overshoot` px past the frame, so a placed button's clip is its
+/// frame grown by `overflow`.
+public struct ButtonScene: Scene {
+    static func parameters(field: Bool) -> [ParameterSpec] {
+        [
+            .text("label", field ? "Name" : "Button", field ? "the placeholder shown in the empty field" : "the label"),
+            .text("font", "Quicksand:bold", "a fontconfig pattern for the label"),
+            .number("size", 24, in: 4...500, "label size, px"),
+            .color("color", field ? "#FFFFFF" : "#FF3B30", "the rounded rectangle"),
+            .color("textColor", field ? "#C7C7CD" : "#FFFFFF", field ? "the placeholder" : "the label"),
+            .number("cornerRadius", 8, in: 0...10000, "corner radius, px"),
+            .number("overshoot", 10, in: -1000...1000, "how far the edge midpoints bounce out (negative: in), px"),
+            .number("outDuration", 0.25, in: 0.01...60, "seconds of the outward spring"),
+            .number("outDamping", 0.9, in: 0.01...10, "damping ratio of the outward spring"),
+            .number("outVelocity", 1.5, in: -100...100, "initial velocity of the outward spring"),
+            .number("backDuration", 0.45, in: 0.01...60, "seconds of the spring back"),
+            .number("backDamping", 0.15, in: 0.01...10, "damping ratio of the spring back"),
+            .number("backVelocity", 5.5, in: -100...100, "initial velocity of the spring back"),
+            .choice("action", "none", of: PageAction.kinds, "what a tap does to the target element"),
+            .text("target", "-", "the id of the element the action acts on (- for none)"),
+            .color("background", "#FFFFFF", "the background when the button is the bottom layer"),
+        ]
+    }
+
+    public static let descriptor = SceneDescriptor(
+        name: "button", summary: "a rounded button with a label that bounces and runs an action on a tap",
+        parameters: parameters(field: false), make: { settings, _ in ButtonScene(settings, isField: false) })
+
+    public static let fieldDescriptor = SceneDescriptor(
+        name: "field", summary: "a rounded text field with a placeholder that bounces on a tap",
+        parameters: parameters(field: true), make: { settings, _ in ButtonScene(settings, isField: true) })
+
+    public let background: Color
+    public let action: PageAction
+    /// How far past its frame a bounce reaches, px.
+    public let overflow: Int
+    var panel: ElasticScene
+    let isField: Bool
+    let text: String
+    let textColor: Color
+    let textSize: Double
+    let label: LabelText?
+    var run = GlyphRun()
+    var laidOutFor: FrameSize?
+
+    public init(_ settings: SceneSettings, isField: Bool) {
+        panel = ElasticScene(settings, inset: 0)
+        self.isField = isField
+        background = settings.color("background")
+        text = settings.text("label")
+        textColor = settings.color("textColor")
+        textSize = settings.number("size")
+        label = LabelText(pattern: settings.text("font"))
+        overflow = Int(abs(settings.number("overshoot")).rounded(.up)) + 2
+        action = PageAction(kind: settings.text("action"), target: settings.text("target"))
+    }
+
+    public mutating func handle(_ event: TouchEvent) { panel.handle(event) }
+
+    public mutating func render(at time: Double, size: FrameSize, into ops: inout [SceneOp]) {
+        panel.render(at: time, size: size, into: &ops)
+        guard let label else { return }
+        if laidOutFor != size {
+            run.removeAll()
+            label.layout(text, size: textSize, in: size, centred: !isField, into: &run)
+            laidOutFor = size
+        }
+        ops.append(.draw(DrawCommand(.glyphs(run), color: textColor)))
+    }
+
+    public func isIdle(at time: Double) -> Bool { panel.isIdle(at: time) }
+}
+
+/// A label's font and caches (a class: shared by copies of the scene).
+final class LabelText: @unchecked Sendable {
+    let typesetter = Typesetter(glyphBudget: 2 << 20)
+    let font: Font
+
+    init?(pattern: String) {
+        guard
+            let font = (try? typesetter.fonts.font(pattern: pattern))
+                ?? (try? typesetter.fonts.font(pattern: "DejaVu Sans:bold"))
+        else { return nil }
+        self.font = font
+    }
+
+    /// Centred in `frame` (or 10 px from its left edge, as the tutorial insets a field's text),
+    /// its baseline placed so the capitals sit in the middle.
+    func layout(_ text: String, size: Double, in frame: FrameSize, centred: Bool, into run: inout GlyphRun) {
+        let line = typesetter.shape(text, font: font, features: .none)
+        let width = line.advance * size
+        let x = centred ? ((Double(frame.width) - width) / 2).rounded() : 10
+        let y = ((Double(frame.height) + size * 0.7) / 2).rounded()
+        try? typesetter.layout(text, font: font, size: size, x: x, y: y, into: &run)
+    }
+}
+
+/// What a button's tap does to another element of the page.
+public struct PageAction: Equatable, Sendable {
+    public static let kinds = ["none", "animate", "next", "clear"]
+    /// The built-in scene each action acts on.
+    public static let targetScene = ["animate": "wave", "next": "slideshow", "clear": "ripples"]
+    public var kind: String
+    public var target: String
+}
+
+/// An element that a button's action can act on.
+public protocol ActionTarget {
+    /// Runs `action` ("animate", "next", "clear") at `time`; false when this element has no such action.
+    mutating func perform(_ action: String, at time: Double) -> Bool
+}
+
+extension WaveScene: ActionTarget {
+    public mutating func perform(_ action: String, at time: Double) -> Bool {
+        guard action == "animate" else { return false }
+        runTimers(until: time)
+        change(at: time)
+        return true
+    }
+}
+
+extension RipplesScene: ActionTarget {
+    public mutating func perform(_ action: String, at time: Double) -> Bool {
+        guard action == "clear" else { return false }
+        count = 0
+        head = 0
+        return true
+    }
+}
+
+extension SlideshowScene: ActionTarget {
+    public mutating func perform(_ action: String, at time: Double) -> Bool {
+        guard action == "next" else { return false }
+        advance(to: time)
+        change(at: time)
+        return true
+    }
+}
