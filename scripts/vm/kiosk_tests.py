@@ -160,7 +160,7 @@ def suite_for(device, width, height, extra, stop_signal):
     if only and not any(only in f"{tag} {case}" for case in ["drm-show", "drm-restore", "fbdev-show", "touch",
                                                                "rotate", "pacing", "hotplug", "error", "png", "vfb",
                                                                "run", "bench", "slideshow", "picture replaced", "display", "screen",
-                                                               "systemd", "calibrate", "followed", "damage", "text-show"]):
+                                                               "systemd", "calibrate", "followed", "damage", "text-show", "wave-button"]):
         return
     vm = boot_guest(tag, device, width, height)
     if vm is None:
@@ -535,6 +535,44 @@ def suite_for(device, width, height, extra, stop_signal):
             return False, f"exit status {exit_status}: " + " | ".join(lines[-4:])
         return True, (f"'{ready}'; tablet tap → ripple of {count} px centred at ({centre[0]:.2f}, {centre[1]:.2f}), "
                       f"tap at ({expect_x:.2f}, {expect_y:.2f}); '{frames_line}'; SIGTERM → exit 0")
+
+    def wave_button_tap():
+        """`swell run examples/wave-button.json`: the screen equals the memory render; a tablet tap
+        on the red Animate button (centred) bounces it and eases the wave to its first random
+        target (the tutorial's tall range); once the 3 s ease and the bounce are over, the screen
+        equals the memory render of the same page after one tap on the button (the targets are
+        seeded, so they follow the number of taps, not their time)."""
+        dump = os.path.join(work_dir, f"{tag}-wave-button")
+        script = os.path.join(work_dir, "wave-button-tap.json")
+        with open(script, "w") as f:
+            f.write('{"format": "touches/1", "events": ['
+                    f'{{"time": 0.5, "type": "down", "finger": 0, "x": {width / 2}, "y": {height / 2}}},'
+                    '{"time": 0.6, "type": "up", "finger": 0}]}')
+        for name, extra in (("before", []), ("after", ["--input", script])):
+            subprocess.run([host_swell, "dump", "examples/wave-button.json", "--size", f"{width}x{height}",
+                            "--fps", "1", "--frames", "10..10", "-o", f"{dump}-{name}"] + extra,
+                           check=True, stdout=subprocess.DEVNULL)
+        before = read_raw_xrgb(f"{dump}-before/frame-000010.raw", width, height)
+        after = read_raw_xrgb(f"{dump}-after/frame-000010.raw", width, height)
+        if compare(before, after)[0] == 0:
+            return False, "the memory render does not change after a tap on the button"
+        lines = start(vm, "swell run /data/wave-button.json --output drm", "/tmp/button.log", "swell: running")
+        shot, attempts, (differing, largest) = matching_screendump(vm, f"{tag}-button-before", before)
+        if differing:
+            stop(vm, "/tmp/button.log")
+            return False, f"before the tap the screen differs from the memory render in {differing} px (max {largest})"
+        vm.tap(TABLET_MAX // 2, TABLET_MAX // 2)
+        time.sleep(5.0)  # the 3 s ease and the 0.7 s bounce, by the guest's clock
+        shot, attempts, (differing, largest) = matching_screendump(vm, f"{tag}-button-after", after)
+        exit_status, lines = stop(vm, "/tmp/button.log")
+        if differing:
+            return False, f"after the tap the screen differs from the memory render of one tap in {differing} px (max {largest})"
+        changed = compare(before, shot)[0]
+        if exit_status != 0:
+            return False, f"exit status {exit_status}: " + " | ".join(lines[-4:])
+        return True, (f"screen == memory render before the tap; tablet tap on the Animate button → the wave "
+                      f"eased to its first target: {changed} px changed, screen == memory render after one "
+                      f"tap (attempt {attempts}); SIGTERM → exit 0")
 
     def idle_pond():
         """An empty pond on a real display with input devices open: one frame, then sleep."""
@@ -983,6 +1021,7 @@ def suite_for(device, width, height, extra, stop_signal):
         elif kind == "scenes":
             run_case(f"{tag} run ripples tap (virtio-tablet → {driver})", ripple_tap)
             run_case(f"{tag} run idle pond ({driver})", idle_pond)
+            run_case(f"{tag} run wave-button.json, tap Animate (virtio-tablet → {driver})", wave_button_tap)
             run_case(f"{tag} bench through DRM ({driver})", bench_drm)
             run_case(f"{tag} damage-only frames == whole frames ({driver})", damage_same_screen)
             run_case(f"{tag} run slideshow ({driver})", slideshow_show)
