@@ -56,6 +56,11 @@ public struct TextScene: Scene {
         return clock.string(wallClock.seconds(at: time), wallClock)
     }
 
+    /// The lines `text` wraps into at `width` px, as `render` draws them.
+    public func lines(of text: String, width: Double) -> [String] {
+        setter?.lines(text, style, width: width).map(String.init) ?? []
+    }
+
     public mutating func handle(_ event: TouchEvent) {}
 
     public mutating func render(at time: Double, size: FrameSize, into ops: inout [SceneOp]) {

@@ -24,11 +24,7 @@ final class TextSetter: @unchecked Sendable {
     /// `text` wrapped into `frame`'s width, aligned as `style` says, appended to `run`.
     func layout(_ text: String, _ style: TextStyle, in frame: FrameSize, into run: inout GlyphRun) {
         let width = Double(frame.width)
-        var lines = LineWrapper(measure: { self.width($0, style.size) }, width: width).lines(of: text)
-        if style.maxLines > 0, lines.count > style.maxLines {
-            lines = Array(lines.prefix(style.maxLines))
-            lines[lines.count - 1] = ellipsized(lines[lines.count - 1], style.size, width)
-        }
+        let lines = self.lines(text, style, width: width)
         let step = style.lineHeight * style.size
         let block = step * Double(lines.count)
         let top: Double =
@@ -53,6 +49,16 @@ final class TextSetter: @unchecked Sendable {
                 into: &run)
             y += step
         }
+    }
+
+    /// `text` wrapped into `width`, at most `style.maxLines` lines (the last then ends in "…").
+    func lines(_ text: String, _ style: TextStyle, width: Double) -> [Substring] {
+        var lines = LineWrapper(measure: { self.width($0, style.size) }, width: width).lines(of: text)
+        if style.maxLines > 0, lines.count > style.maxLines {
+            lines = Array(lines.prefix(style.maxLines))
+            lines[lines.count - 1] = ellipsized(lines[lines.count - 1], style.size, width)
+        }
+        return lines
     }
 
     /// `line` with "…" at its end, cut back character by character until it fits `width`.
