@@ -24,6 +24,7 @@ public struct TextScene: Scene {
             .integer("maxLines", 0, in: 0...10000, "at most this many lines, the last ending in … (0: no limit)"),
             .bool("tabular", false, "tabular digits (tnum): digits of equal width"),
             .text("clock", "", "a strftime format: show the kiosk's local time (TZ) instead of text"),
+            .text("countOf", "", "the id of a ripples element: %d in text shows its ripple count"),
             .color("background", "#FFFFFF", "the background when the text is the bottom layer"),
         ],
         make: { settings, _ in TextScene(settings) })
@@ -32,17 +33,25 @@ public struct TextScene: Scene {
     let style: TextStyle
     let text: String
     let clock: ClockFormat?
+    /// The id of the ripples element whose count replaces "%d" in `text` ("" for none).
+    public let countOf: String
+    /// That element's ripple count, given by the player before each frame.
+    public var liveCount = 0
     /// The wall clock a `clock` reads; tests inject a fixed one.
     public var wallClock = WallClock.system()
     let setter: TextSetter?
     var run = GlyphRun()
     var laidOut: (text: String, size: FrameSize)?
+    /// The scene times and count for which the laid-out string holds.
+    var shownDuring: Range<Double> = 0..<0
+    var shownCount = 0
 
     public init(_ settings: SceneSettings) {
         background = settings.color("background")
         text = settings.text("text")
         let format = settings.text("clock")
         clock = format.isEmpty ? nil : ClockFormat(format)
+        countOf = settings.text("countOf")
         style = TextStyle(
             size: settings.number("size"), color: settings.color("color"),
             align: settings.text("align"), valign: settings.text("valign"),
@@ -52,6 +61,7 @@ public struct TextScene: Scene {
 
     /// The string shown at scene time `time`.
     public func string(at time: Double) -> String {
+        if !countOf.isEmpty { return text.replacing("%d", with: String(liveCount)) }
         guard let clock else { return text }
         return clock.string(wallClock.seconds(at: time), wallClock)
     }
@@ -65,11 +75,19 @@ public struct TextScene: Scene {
 
     public mutating func render(at time: Double, size: FrameSize, into ops: inout [SceneOp]) {
         guard let setter else { return }
-        let shown = string(at: time)
-        if laidOut?.text != shown || laidOut?.size != size {
-            run.removeAll()
-            setter.layout(shown, style, in: size, into: &run)
-            laidOut = (shown, size)
+        // The string is made again only when it can have changed (the clock crossed its
+        // boundary, the count moved, the frame resized), so a warm frame allocates nothing.
+        let stale =
+            laidOut?.size != size || !shownDuring.contains(time) || (!countOf.isEmpty && shownCount != liveCount)
+        if stale {
+            let shown = string(at: time)
+            if laidOut?.text != shown || laidOut?.size != size {
+                run.removeAll()
+                setter.layout(shown, style, in: size, into: &run)
+                laidOut = (shown, size)
+            }
+            shownDuring = time..<(nextWake(after: time) ?? .infinity)
+            shownCount = liveCount
         }
         ops.append(.draw(DrawCommand(.glyphs(run), color: style.color)))
     }
