@@ -154,6 +154,15 @@ public final class ScenePlayer {
         }
     }
 
+    /// Makes every text element read `clock` (a fixed one for deterministic dumps and tests).
+    public func use(_ clock: WallClock) {
+        for index in layers.indices {
+            guard var text = layers[index] as? TextScene else { continue }
+            text.wallClock = clock
+            layers[index] = text
+        }
+    }
+
     /// Gives a text element with `countOf` the ripple count of the element it names.
     private func feedLiveCount(_ index: Int) {
         guard var text = layers[index] as? TextScene, !text.countOf.isEmpty,

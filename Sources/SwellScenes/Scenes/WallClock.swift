@@ -21,6 +21,10 @@ public struct WallClock: Sendable {
         return WallClock(epochAtZero: Double(now.tv_sec) + Double(now.tv_nsec) / 1e9, fixedOffset: nil)
     }
 
+    /// 2026-01-01 12:00:00 UTC at scene time 0, in UTC: what `swell dump` shows, so a dump of
+    /// a page with a clock writes the same bytes on every run.
+    public static let dumpClock = WallClock(epochAtZero: 1_767_268_800, fixedOffset: 0)
+
     /// Unix time at scene time `time`.
     public func seconds(at time: Double) -> Double { epochAtZero + time }
 
