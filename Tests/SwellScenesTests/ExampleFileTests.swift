@@ -28,7 +28,7 @@ import Testing
 
     @Test(arguments: [
         "wave", "ripples", "elastic", "waveform", "flow", "slideshow", "layers", "strip", "wave-button",
-        "ripple-counter",
+        "ripple-counter", "menu",
     ])
     func exampleSceneFileLoadsAndRenders(_ name: String) throws {
         let bytes = Self.read(Self.examples + "/\(name).json")
