@@ -26,7 +26,10 @@ import Testing
         }
     }
 
-    @Test(arguments: ["wave", "ripples", "elastic", "waveform", "flow", "slideshow", "layers", "strip", "wave-button"])
+    @Test(arguments: [
+        "wave", "ripples", "elastic", "waveform", "flow", "slideshow", "layers", "strip", "wave-button",
+        "ripple-counter", "menu",
+    ])
     func exampleSceneFileLoadsAndRenders(_ name: String) throws {
         let bytes = Self.read(Self.examples + "/\(name).json")
         #expect(!bytes.isEmpty)

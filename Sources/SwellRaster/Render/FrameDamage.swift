@@ -91,6 +91,20 @@ private func combineContent(_ command: DrawCommand, into hasher: inout Hasher) -
     } else if case .path(let path) = shape {
         hasher.combine(14)
         combineContent(path, into: &hasher)
+    } else if case .glyphs(let run) = shape {
+        // Masks by address and placement: a mask's bytes never change once made (GlyphCache
+        // makes a new one per glyph), so the same addresses at the same places draw the same
+        // pixels. Unsound only if a mask freed since the previous frame were replaced by a new
+        // one at the same address with the same size and place.
+        hasher.combine(15)
+        hasher.combine(run.glyphs.count)
+        for glyph in run.glyphs {
+            hasher.combine(UInt(bitPattern: glyph.coverage))
+            hasher.combine(glyph.x)
+            hasher.combine(glyph.y)
+            hasher.combine(glyph.width)
+            hasher.combine(glyph.height)
+        }
     } else {
         return false
     }

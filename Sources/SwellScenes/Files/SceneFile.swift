@@ -156,6 +156,7 @@ func parseSceneFile(_ root: JSONField, problems list: inout ProblemList) -> Scen
         )
     }
     checkActions(layers, root: root, problems: &list)
+    checkLiveCounts(layers, root: root, problems: &list)
     guard list.problems.count == before else { return nil }
     return SceneFile(layers: layers, background: background)
 }

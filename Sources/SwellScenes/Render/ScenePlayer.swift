@@ -134,6 +134,7 @@ public final class ScenePlayer {
 
     /// Renders layer `index` at its frame's size and places its draw commands on the screen.
     private func renderLayer(_ index: Int, at time: Double, screen: FrameSize) {
+        feedLiveCount(index)
         guard placements[index].frame != nil else {
             layers[index].render(at: time, size: screen, into: &list.commands)
             return
@@ -151,6 +152,25 @@ public final class ScenePlayer {
             command.clip = command.clip.map { $0.offsetBy(rect.x0, rect.y0).intersection(visible) } ?? visible
             list.commands[op] = .draw(command)
         }
+    }
+
+    /// Makes every text element read `clock` (a fixed one for deterministic dumps and tests).
+    public func use(_ clock: WallClock) {
+        for index in layers.indices {
+            guard var text = layers[index] as? TextScene else { continue }
+            text.wallClock = clock
+            layers[index] = text
+        }
+    }
+
+    /// Gives a text element with `countOf` the ripple count of the element it names.
+    private func feedLiveCount(_ index: Int) {
+        guard var text = layers[index] as? TextScene, !text.countOf.isEmpty,
+            let target = placements.firstIndex(where: { $0.id == text.countOf }),
+            let pond = layers[target] as? RipplesScene, pond.count != text.liveCount
+        else { return }
+        text.liveCount = pond.count
+        layers[index] = text
     }
 
     /// Makes the next frame draw every pixel: for a surface whose contents were lost or written

@@ -8,6 +8,7 @@ public let builtInScenes: [SceneDescriptor] = [
     SlideshowScene.descriptor,
     ButtonScene.descriptor,
     ButtonScene.fieldDescriptor,
+    TextScene.descriptor,
 ]
 
 /// The built-in scene called `name`, if any.

@@ -14,7 +14,8 @@ let dumpVerb = Verb(
     details: """
         Renders frames A to B (inclusive; frame n is at time n / fps seconds) of a built-in scene
         (all defaults; see 'swell scenes') or a scene file, on a stepped clock, so the same command
-        writes the same bytes every time. Each frame is DIR/frame-000123.raw: raw XRGB8888, width*4
+        writes the same bytes every time (a text element's clock reads a fixed wall clock:
+        2026-01-01 12:00:00 UTC at frame 0). Each frame is DIR/frame-000123.raw: raw XRGB8888, width*4
         bytes a row, bytes B, G, R, X — play them with
           cat DIR/frame-*.raw | ffmpeg -f rawvideo -pix_fmt bgr0 -s WxH -r FPS -i - out.mp4
         --png also writes DIR/frame-000123.png. DIR/manifest.json (format swell-dump/1: size, stride,
@@ -61,6 +62,7 @@ private func runDump(_ arguments: ParsedArguments) throws -> Int32 {
     let fps = try arguments.integer("fps", default: 30, in: 1...1000)
     guard let folder = arguments["output"] else { throw CommandFailure(ExitStatus.usage, "missing -o DIR") }
     let player = try loadScenePlayer(arguments.positional[0])
+    player.use(WallClock.dumpClock)
     let script = try arguments["input"].map(loadTouchScript) ?? TouchScript(events: [])
 
     if mkdir(folder, 0o755) != 0 && errno != EEXIST {

@@ -1,0 +1,147 @@
+import SwellRaster
+import SwellText
+
+/// A text element's font and caches (a class: shared by copies of the scene).
+final class TextSetter: @unchecked Sendable {
+    let typesetter = Typesetter(glyphBudget: 4 << 20)
+    let font: Font
+    let features: TextFeatures
+
+    /// `pattern` is a font file when it names one (contains "/"), else a fontconfig pattern.
+    init?(font pattern: String, tabular: Bool) {
+        let fonts = typesetter.fonts
+        let found = pattern.contains("/") ? try? fonts.font(file: pattern) : try? fonts.font(pattern: pattern)
+        guard let font = found ?? (try? fonts.font(pattern: "DejaVu Sans")) else { return nil }
+        self.font = font
+        features = tabular ? ((try? TextFeatures(["tnum"])) ?? .none) : .none
+    }
+
+    /// The width of `text` in px at `size`.
+    func width(_ text: Substring, _ size: Double) -> Double {
+        typesetter.shape(String(text), font: font, features: features).advance * size
+    }
+
+    /// `text` wrapped into `frame`'s width, aligned as `style` says, appended to `run`.
+    func layout(_ text: String, _ style: TextStyle, in frame: FrameSize, into run: inout GlyphRun) {
+        let width = Double(frame.width)
+        let lines = self.lines(text, style, width: width)
+        let step = style.lineHeight * style.size
+        let block = step * Double(lines.count)
+        let top: Double =
+            switch style.valign {
+            case "center": (Double(frame.height) - block) / 2
+            case "bottom": Double(frame.height) - block
+            default: 0
+            }
+        // The baseline sits so a line's em box is centred in its line step; 0.8 em is about
+        // the ascent of Latin fonts (DejaVu 0.76, Quicksand 0.8).
+        var y = top + (step - style.size) / 2 + style.size * 0.8
+        for line in lines {
+            let lineWidth = self.width(line, style.size)
+            let x: Double =
+                switch style.align {
+                case "center": (width - lineWidth) / 2
+                case "right": width - lineWidth
+                default: 0
+                }
+            try? typesetter.layout(
+                String(line), font: font, size: style.size, x: x.rounded(), y: y.rounded(), features: features,
+                into: &run)
+            y += step
+        }
+    }
+
+    /// `text` wrapped into `width`, at most `style.maxLines` lines (the last then ends in "…").
+    func lines(_ text: String, _ style: TextStyle, width: Double) -> [Substring] {
+        var lines = LineWrapper(measure: { self.width($0, style.size) }, width: width).lines(of: text)
+        if style.maxLines > 0, lines.count > style.maxLines {
+            lines = Array(lines.prefix(style.maxLines))
+            lines[lines.count - 1] = ellipsized(lines[lines.count - 1], style.size, width)
+        }
+        return lines
+    }
+
+    /// `line` with "…" at its end, cut back character by character until it fits `width`.
+    func ellipsized(_ line: Substring, _ size: Double, _ width: Double) -> Substring {
+        var kept = line
+        while true {
+            let trimmed = kept.reversed().drop { $0 == " " }
+            kept = kept.prefix(trimmed.count)
+            let candidate = Substring(kept + "…")
+            if kept.isEmpty || self.width(candidate, size) <= width { return candidate }
+            kept = kept.dropLast()
+        }
+    }
+}
+
+/// Greedy line wrapping: each line takes as many break-separated pieces as fit `width`.
+///
+/// Break opportunities follow UAX #14's common cases: after spaces (which hang at the line's
+/// end and are not measured), after a hyphen or en dash between letters, and a hard break at
+/// "\n". A piece wider than the whole width is broken between characters.
+struct LineWrapper {
+    let measure: (Substring) -> Double
+    let width: Double
+
+    func lines(of text: String) -> [Substring] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { wrap($0) }
+    }
+
+    func wrap(_ paragraph: Substring) -> [Substring] {
+        var lines: [Substring] = []
+        var start = paragraph.startIndex
+        var end = start
+        for cut in Self.breaks(in: paragraph) {
+            if end > start, measure(Self.trimmed(paragraph[start..<cut])) > width {
+                lines.append(Self.trimmed(paragraph[start..<end]))
+                start = end
+            }
+            while measure(Self.trimmed(paragraph[start..<cut])) > width, let fit = longestFit(paragraph[start..<cut]) {
+                lines.append(paragraph[start..<fit])
+                start = fit
+            }
+            end = cut
+        }
+        lines.append(Self.trimmed(paragraph[start..<paragraph.endIndex]))
+        return lines
+    }
+
+    /// The end of the longest prefix of `piece` (at least one character) that fits, or nil
+    /// when the whole piece is one character.
+    func longestFit(_ piece: Substring) -> Substring.Index? {
+        var fit = piece.index(after: piece.startIndex)
+        guard fit < piece.endIndex else { return nil }
+        while fit < piece.endIndex {
+            let next = piece.index(after: fit)
+            if measure(piece[piece.startIndex..<next]) > width { break }
+            fit = next
+        }
+        return fit < piece.endIndex ? fit : nil
+    }
+
+    static func trimmed(_ s: Substring) -> Substring {
+        var end = s.endIndex
+        while end > s.startIndex, s[s.index(before: end)] == " " { end = s.index(before: end) }
+        return s[s.startIndex..<end]
+    }
+
+    /// The indices where a line may end (after the break), the paragraph's end last.
+    static func breaks(in paragraph: Substring) -> [Substring.Index] {
+        var cuts: [Substring.Index] = []
+        var i = paragraph.startIndex
+        while i < paragraph.endIndex {
+            let c = paragraph[i]
+            let next = paragraph.index(after: i)
+            let nextIsSpace = next < paragraph.endIndex && paragraph[next] == " "
+            if c == " " && !nextIsSpace { cuts.append(next) }
+            if c == "-" || c == "–", i > paragraph.startIndex, paragraph[paragraph.index(before: i)].isLetter,
+                next < paragraph.endIndex, paragraph[next].isLetter
+            {
+                cuts.append(next)
+            }
+            i = next
+        }
+        if cuts.last != paragraph.endIndex { cuts.append(paragraph.endIndex) }
+        return cuts
+    }
+}
