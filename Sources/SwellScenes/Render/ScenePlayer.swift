@@ -145,11 +145,23 @@ public final class ScenePlayer {
             at: time, size: FrameSize(width: rect.x1 - rect.x0, height: rect.y1 - rect.y0), into: &list.commands)
         let grow = (layers[index] as? ButtonScene)?.overflow ?? 0
         let visible = ClipRect(x0: rect.x0 - grow, y0: rect.y0 - grow, x1: rect.x1 + grow, y1: rect.y1 + grow)
-        for op in start..<list.commands.count {
-            guard case .draw(var command) = list.commands[op] else { continue }
-            command.origin = PixelOrigin(x: rect.x0, y: rect.y0)
-            command.clip = command.clip.map { $0.offsetBy(rect.x0, rect.y0).intersection(visible) } ?? visible
-            list.commands[op] = .draw(command)
+        let origin = PixelOrigin(x: rect.x0, y: rect.y0)
+        for op in start..<list.commands.count { list.commands[op] = placed(list.commands[op], at: origin, in: visible) }
+    }
+
+    /// An element's op moved to its frame: drawn from the frame's origin and clipped to
+    /// `visible` (the frame, or a bouncing button's room).
+    private func placed(_ op: SceneOp, at origin: PixelOrigin, in visible: ClipRect) -> SceneOp {
+        let placement = OpPlacement(origin: origin, clip: visible)
+        switch op {
+        case .draw(var command):
+            command.origin = origin
+            command.clip = command.clip.map { $0.offsetBy(origin.x, origin.y).intersection(visible) } ?? visible
+            return .draw(command)
+        case .beginLayer: return op
+        case .endLayer(let mask, _): return .endLayer(mask, at: placement)
+        case .image(let image, let alpha, _): return .image(image, alpha: alpha, at: placement)
+        case .maskedImage(let image, let path, _): return .maskedImage(image, path, at: placement)
         }
     }
 
