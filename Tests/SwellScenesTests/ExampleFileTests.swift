@@ -26,7 +26,9 @@ import Testing
         }
     }
 
-    @Test(arguments: ["wave", "ripples", "elastic", "waveform", "flow", "slideshow", "layers", "strip", "wave-button"])
+    @Test(arguments: [
+        "wave", "ripples", "elastic", "waveform", "flow", "slideshow", "layers", "strip", "wave-button", "photo-tap",
+    ])
     func exampleSceneFileLoadsAndRenders(_ name: String) throws {
         let bytes = Self.read(Self.examples + "/\(name).json")
         #expect(!bytes.isEmpty)
@@ -35,7 +37,10 @@ import Testing
             folders.append(folder)
             return SceneImages(syntheticImages())
         }
-        #expect(folders == (name == "slideshow" ? ["images"] : name == "strip" ? ["strip-background"] : []))
+        #expect(
+            folders
+                == (name == "slideshow" || name == "photo-tap"
+                    ? ["images"] : name == "strip" ? ["strip-background"] : []))
         let buffer = PixelBuffer(width: 64, height: 36)
         player.render(at: 1, into: buffer.surface)
         withExtendedLifetime(buffer) {}

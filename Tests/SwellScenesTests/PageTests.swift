@@ -63,6 +63,67 @@ import Testing
             #expect(lines.contains("$.layers[1].parameters.target: \"sea\" names no element"), "\(lines)")
         }
     }
+
+    static func withPictures(_ text: String, name: String) throws(SceneFileError) -> ScenePlayer {
+        try loadSceneFile(bytes: Array(text.utf8), name: name) { _ in SceneImages(syntheticImages()) }
+    }
+
+    /// A slideshow placed in a frame, mid-way through its wave-mask reveal, has inside the frame
+    /// the bytes of the same slideshow played alone on a surface of the frame's size (taps moved
+    /// by the frame's origin), and the page's background outside. Fails if its picture or its
+    /// masked picture ignores the frame.
+    @Test func aPlacedSlideshowMidRevealIsTheSlideshowAloneAtTheFramesSize() throws {
+        let settings = #""folder": "images", "interval": 0, "transition": 3"#
+        let page = try Self.withPictures(
+            #"{"layers": [{"scene": "slideshow", "frame": {"x": 40, "y": 30, "width": 200, "height": 120}, "#
+                + #""parameters": {\#(settings)}}]}"#, name: "page.json")
+        let alone = try Self.withPictures(#"{"scene": "slideshow", "parameters": {\#(settings)}}"#, name: "alone.json")
+        page.screen = FrameSize(width: 320, height: 200)
+        alone.screen = FrameSize(width: 200, height: 120)
+        Self.tap(page, x: 140, y: 90, at: 0.5)
+        Self.tap(alone, x: 100, y: 60, at: 0.5)
+        let pageFrame = PixelBuffer(width: 320, height: 200)
+        let aloneFrame = PixelBuffer(width: 200, height: 120)
+        page.render(at: 2, into: pageFrame.surface)
+        alone.render(at: 2, into: aloneFrame.surface)
+        var mismatches = 0
+        for y in 0..<200 {
+            for x in 0..<320 {
+                let inside = x >= 40 && x < 240 && y >= 30 && y < 150
+                let expected = inside ? aloneFrame.surface.pixel(x: x - 40, y: y - 30) : page.background.opaquePixel
+                if pageFrame.surface.pixel(x: x, y: y) & 0xFF_FFFF != expected & 0xFF_FFFF { mismatches += 1 }
+            }
+        }
+        #expect(mismatches == 0, "\(mismatches) pixels differ")
+    }
+
+    /// photo-tap.json, the tutorial's tap-for-the-next-photo: nothing changes on its own; a tap
+    /// starts the wave-mask reveal (easeOut 3 s), which rises from the bottom (mid-way the top
+    /// row is still the old photo and the bottom row already the new one) and ends on the next
+    /// photo, which then stays.
+    @Test func photoTapRevealsTheNextPhotoFromTheBottomOverThreeSeconds() throws {
+        let bytes = ExampleFileTests.read(ExampleFileTests.examples + "/photo-tap.json")
+        let player = try loadSceneFile(bytes: bytes, name: "photo-tap.json") { _ in SceneImages(syntheticImages()) }
+        let buffer = PixelBuffer(width: 320, height: 180)
+        func frame(at time: Double) -> [UInt32] {
+            player.render(at: time, into: buffer.surface)
+            return FrameRendererPixels.of(buffer)
+        }
+        func row(_ y: Int, of pixels: [UInt32]) -> ArraySlice<UInt32> {
+            let perRow = (320 + 6) / 7
+            return pixels[(y * perRow)..<((y + 1) * perRow)]
+        }
+        let first = frame(at: 0)
+        #expect(frame(at: 60) == first, "no timer: the photo stays until a tap")
+        Self.tap(player, x: 160, y: 90, at: 60)
+        let during = frame(at: 61)
+        let after = frame(at: 63.2)
+        #expect(after != first, "the tap brought the next photo")
+        #expect(frame(at: 100) == after, "the next photo stays")
+        #expect(row(0, of: during) == row(0, of: first), "mid-way, the top is still the old photo")
+        #expect(row(179, of: during) == row(179, of: after), "mid-way, the bottom is already the new photo")
+        #expect(during != first && during != after)
+    }
 }
 
 enum FrameRendererPixels {
