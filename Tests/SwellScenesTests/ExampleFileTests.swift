@@ -28,6 +28,7 @@ import Testing
 
     @Test(arguments: [
         "wave", "ripples", "elastic", "waveform", "flow", "slideshow", "layers", "strip", "wave-button", "photo-tap",
+        "welcome", "wave-page",
     ])
     func exampleSceneFileLoadsAndRenders(_ name: String) throws {
         let bytes = Self.read(Self.examples + "/\(name).json")

@@ -124,6 +124,76 @@ import Testing
         #expect(row(179, of: during) == row(179, of: after), "mid-way, the bottom is already the new photo")
         #expect(during != first && during != after)
     }
+
+    static func examplePages() throws(SceneFileError) -> ScenePlayer {
+        let name = ExampleFileTests.examples + "/welcome.json"
+        return try loadPageGraph(
+            bytes: ExampleFileTests.read(name), name: name,
+            read: { ExampleFileTests.read($0) }, loadImages: { _, _ in .none })
+    }
+
+    static func frame(_ player: ScenePlayer, at time: Double) -> [UInt8] {
+        let buffer = PixelBuffer(width: 320, height: 180)
+        player.render(at: time, into: buffer.surface)
+        return buffer.packedBytes()
+    }
+
+    /// welcome.json's Start button shows wave-page.json through the wave wipe: one second later
+    /// the frame is wave-page.json's own frame (a player of it alone, same time); mid-way it is
+    /// neither page, and the same in two runs; its Back button comes back to welcome.json.
+    @Test func startSwitchesToTheOtherPageThroughTheWipeAndBackReturns() throws {
+        let pages = try Self.examplePages()
+        let alone = try loadSceneFile(
+            bytes: ExampleFileTests.read(ExampleFileTests.examples + "/wave-page.json"), name: "wave-page.json"
+        ) { _ in .none }
+        let welcome = Self.frame(pages, at: 0.4)
+        Self.tap(pages, x: 160, y: 90, at: 0.5)
+        _ = Self.frame(pages, at: 0.6)
+        let during = Self.frame(pages, at: 0.9)
+        #expect(pages.pageName.hasSuffix("wave-page.json"))
+        #expect(!pages.isIdle(at: 0.9), "the wipe is moving")
+        let after = Self.frame(pages, at: 1.7)
+        #expect(after == Self.frame(alone, at: 1.7), "after the wipe the frame is the other page's")
+        #expect(during != after && during != welcome)
+        let again = try Self.examplePages()
+        _ = Self.frame(again, at: 0.4)
+        Self.tap(again, x: 160, y: 90, at: 0.5)
+        _ = Self.frame(again, at: 0.6)
+        #expect(Self.frame(again, at: 0.9) == during, "the wipe's frames are deterministic")
+        Self.tap(pages, x: 50, y: 40, at: 2)  // Back, 24 px from the top left
+        _ = Self.frame(pages, at: 2.1)
+        #expect(pages.pageName.hasSuffix("welcome.json"), "Back returns")
+    }
+
+    /// The whole page graph is checked at load: a page naming itself, a missing page and a bad
+    /// member in a page two steps away are all reported, each with its page's file and path.
+    @Test func aBadPageGraphIsRefusedWithEveryPagesProblems() {
+        func button(_ target: String) -> String {
+            #"{"scene": "button", "parameters": {"action": "page", "target": "\#(target)"}}"#
+        }
+        let files = [
+            "kiosk/a.json": #"{"layers": [\#(button("b.json")), \#(button("a.json"))]}"#,
+            "kiosk/b.json": #"{"layers": [\#(button("../kiosk/c.json")), \#(button("gone.json"))]}"#,
+            "kiosk/c.json": #"{"layers": [{"scene": "wave", "colour": 1}, \#(button("a.json"))]}"#,
+        ]
+        do {
+            _ = try loadPageGraph(
+                bytes: Array(files["kiosk/a.json"]!.utf8), name: "kiosk/a.json",
+                read: { name in
+                    guard let text = files[name] else { throw ImageFolderProblem.missing }
+                    return Array(text.utf8)
+                }, loadImages: { _, _ in .none })
+            Issue.record("accepted")
+        } catch {
+            let lines = error.problems.joined(separator: "\n")
+            #expect(error.problems.count == 3, "\(lines)")
+            #expect(lines.contains("kiosk/a.json: $.layers[1].parameters.target: \"a.json\" is this page"), "\(lines)")
+            #expect(
+                lines.contains("kiosk/b.json: $.layers[1].parameters.target: cannot read page \"kiosk/gone.json\""),
+                "\(lines)")
+            #expect(lines.contains("kiosk/c.json: $.layers[0].colour: unknown member"), "\(lines)")
+        }
+    }
 }
 
 enum FrameRendererPixels {
@@ -137,3 +207,5 @@ enum FrameRendererPixels {
         return pixels
     }
 }
+
+enum ImageFolderProblem: Error { case missing }

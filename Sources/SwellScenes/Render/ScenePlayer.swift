@@ -1,5 +1,9 @@
 import SwellRaster
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Plays a stack of scenes onto a surface: input goes to every layer, and a frame is the layers'
 /// ops, bottom to top over one background, collected into one display list that SwellRaster's
 /// `FrameRenderer` renders in bands (on `threads` threads; the output is the same for any
@@ -18,7 +22,7 @@ import SwellRaster
 /// paths keep their own storage).
 public final class ScenePlayer {
     public private(set) var layers: [any Scene]
-    public let background: Color
+    public private(set) var background: Color
     private var list: DisplayList
     private let renderer: FrameRenderer
     /// Whether frames draw only what changed (false: every frame is drawn whole).
@@ -35,7 +39,27 @@ public final class ScenePlayer {
         }
     }
 
-    public let placements: [Placement]
+    public private(set) var placements: [Placement]
+    /// The other pages a `page` action can show, by file name, as they were last left, and the
+    /// name of the page shown (`attach(pages:shown:)`; empty for a single page).
+    private var book: [String: Page] = [:]
+    public private(set) var pageName = ""
+    /// The page a tap left, frozen as it was then, wiped away over the new one from the top
+    /// (`pageTransition` seconds from `switchStart`).
+    private var outgoing: PixelBuffer?
+    private var snapshotRenderer = FrameRenderer()
+    private var switchStart: Double?
+    private var pendingPage: String?
+    private var wipe = Path()
+    /// The page switch's wave wipe: the slideshow tutorial's rising wave (amplitude 36 px,
+    /// wavelength 314 px), easeOut over 1 s (a page change should feel quicker than a photo's 3 s).
+    public static let pageTransition = 1.0
+
+    private struct Page {
+        var layers: [any Scene]
+        var placements: [Placement]
+        var background: Color
+    }
     /// The screen's size: set by each frame, or before the first for touches that come first
     /// (touches are placed against it).
     public var screen = FrameSize(width: 1, height: 1)
@@ -94,6 +118,11 @@ public final class ScenePlayer {
 
     private func runAction(of button: Int, at time: Double) {
         guard let action = (layers[button] as? ButtonScene)?.action, action.kind != "none" else { return }
+        if action.kind == "page" {
+            let name = resolvePage(action.target, from: pageName)
+            if book[name] != nil { pendingPage = name }
+            return
+        }
         guard let target = placements.firstIndex(where: { $0.id == action.target }),
             var scene = layers[target] as? any ActionTarget & Scene
         else { return }
@@ -101,7 +130,61 @@ public final class ScenePlayer {
     }
 
     public func isIdle(at time: Double) -> Bool {
-        layers.allSatisfy { $0.isIdle(at: time) }
+        if pendingPage != nil { return false }
+        if let start = switchStart, time < start + Self.pageTransition { return false }
+        return layers.allSatisfy { $0.isIdle(at: time) }
+    }
+
+    /// Makes `pages` (players of the other pages, by the names page actions use) reachable from
+    /// this one, whose own name is `shown`. Their state moves here; they are not used again.
+    public func attach(pages: [String: ScenePlayer], shown: String) {
+        for (name, player) in pages where name != shown {
+            book[name] = Page(layers: player.layers, placements: player.placements, background: player.background)
+        }
+        pageName = shown
+    }
+
+    /// Shows the page a tap asked for: the current one is drawn once into `outgoing` (at `time`,
+    /// as it was) and put back in the book, and the new one takes its place.
+    private func switchPage(at time: Double, screen size: FrameSize) {
+        guard let name = pendingPage, let next = book[name] else { return }
+        pendingPage = nil
+        if outgoing?.surface.width != size.width || outgoing?.surface.height != size.height {
+            outgoing = PixelBuffer(width: size.width, height: size.height)
+        }
+        list.commands.removeAll(keepingCapacity: true)
+        for index in layers.indices { renderLayer(index, at: time, screen: size) }
+        if let outgoing { snapshotRenderer.render(list, into: outgoing.surface, tracksDamage: false) }
+        list.commands.removeAll(keepingCapacity: true)
+        book[pageName] = Page(layers: layers, placements: placements, background: background)
+        book[name] = nil
+        (layers, placements, background, pageName) = (next.layers, next.placements, next.background, name)
+        pressed = [:]
+        switchStart = time
+        renderer.invalidate()
+    }
+
+    /// The old page over the new one, above the tutorial's rising wave edge.
+    private func appendWipe(at time: Double, size: FrameSize) {
+        guard let start = switchStart, let outgoing else { return }
+        let pct = TimingCurve.easeOut.value(at: (time - start) / Self.pageTransition)
+        guard pct < 1 else {
+            switchStart = nil
+            return
+        }
+        let width = Double(size.width)
+        let amplitude = 36.0
+        let mean = (1 - pct) * (Double(size.height) + 2 * amplitude) - amplitude
+        let steps = max(1, size.width / 2)
+        wipe.removeAll()
+        wipe.move(to: 0, 0)
+        for i in 0...steps {
+            let x = width * Double(i) / Double(steps)
+            wipe.line(to: x, mean + amplitude * sin(2 * Double.pi * x / 314 + pct * 4 * Double.pi))
+        }
+        wipe.line(to: width, 0)
+        wipe.close()
+        list.commands.append(.maskedImage(outgoing, wipe))
     }
 
     /// The earliest time a layer's timer moves it again (nil: only input moves the layers).
@@ -119,12 +202,15 @@ public final class ScenePlayer {
     /// the renderer's storage: copy it (`Damage.formUnion`) to keep it past the next frame.
     @discardableResult
     public func render(at time: Double, into surface: PixelSurface) -> Damage {
-        list.commands.removeAll(keepingCapacity: true)
         list.width = surface.width
         list.height = surface.height
         let size = FrameSize(width: surface.width, height: surface.height)
         screen = size
+        switchPage(at: time, screen: size)
+        list.commands.removeAll(keepingCapacity: true)
+        list.background = background
         for index in layers.indices { renderLayer(index, at: time, screen: size) }
+        appendWipe(at: time, size: size)
         let damage = renderer.render(list, into: surface, tracksDamage: tracksDamage)
         // Release the references the ops hold (paths, images) so scenes can mutate their
         // storage in place next frame instead of copying it.
