@@ -168,8 +168,11 @@ import Testing
     /// The whole page graph is checked at load: a page naming itself, a missing page and a bad
     /// member in a page two steps away are all reported, each with its page's file and path.
     @Test func aBadPageGraphIsRefusedWithEveryPagesProblems() {
+        var buttons = 0
         func button(_ target: String) -> String {
-            #"{"scene": "button", "parameters": {"action": "page", "target": "\#(target)"}}"#
+            buttons += 1  // side by side: none hides another
+            return #"{"scene": "button", "frame": {"x": \#(buttons * 100), "width": 90}, "#
+                + #""parameters": {"action": "page", "target": "\#(target)"}}"#
         }
         let files = [
             "kiosk/a.json": #"{"layers": [\#(button("b.json")), \#(button("a.json"))]}"#,
@@ -193,6 +196,31 @@ import Testing
                 "\(lines)")
             #expect(lines.contains("kiosk/c.json: $.layers[0].colour: unknown member"), "\(lines)")
         }
+    }
+
+    /// A button wholly under a later button (which takes all its touches) is refused with both
+    /// paths; one only partly covered, or under a pond (which lets touches through), is not.
+    @Test func aButtonWhollyUnderALaterButtonIsRefused() throws {
+        let hidden = """
+            {"layers": [
+              {"scene": "button", "frame": {"x": 100, "y": 100, "width": 80, "height": 40}},
+              {"scene": "button", "frame": {"x": 90, "y": 90, "width": 200, "height": 100}}]}
+            """
+        do {
+            _ = try Self.player(hidden)
+            Issue.record("accepted")
+        } catch {
+            #expect(error.problems.count == 1, "\(error.problems)")
+            #expect(
+                error.problems.first?.hasPrefix("$.layers[0].frame: this button lies wholly under $.layers[1]") == true)
+        }
+        _ = try Self.player(
+            """
+            {"layers": [
+              {"scene": "button", "frame": {"x": 100, "y": 100, "width": 80, "height": 40}},
+              {"scene": "button", "frame": {"x": 110, "y": 90, "width": 200, "height": 100}},
+              {"scene": "ripples"}]}
+            """)
     }
 }
 

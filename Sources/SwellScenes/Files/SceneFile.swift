@@ -156,6 +156,7 @@ func parseSceneFile(_ root: JSONField, problems list: inout ProblemList) -> Scen
         )
     }
     checkActions(layers, root: root, problems: &list)
+    checkHiddenButtons(layers, root: root, problems: &list)
     guard list.problems.count == before else { return nil }
     return SceneFile(layers: layers, background: background)
 }
@@ -235,6 +236,32 @@ func checkActions(_ layers: [SceneFile.Layer], root: JSONField, problems list: i
             list.problems.append(
                 "\(path): \"\(target)\" is a \"\(layers[targetIndex].descriptor.name)\"; \"\(kind)\" acts on a \"\(scene)\"; \(allowed)"
             )
+        }
+    }
+}
+
+/// A button no touch can reach is refused: only buttons and fields capture touches (a touch
+/// beginning on one goes to the topmost one there, and every other element lets touches through
+/// to what is under it), so a button is unreachable when a later (higher) button or field's
+/// frame contains its whole frame. Frames follow the screen, so this is checked on a landscape
+/// and a portrait 1080p screen.
+func checkHiddenButtons(_ layers: [SceneFile.Layer], root: JSONField, problems list: inout ProblemList) {
+    let captures = layers.map { ["button", "field"].contains($0.descriptor.name) }
+    for (width, height) in [(1920, 1080), (1080, 1920)] {
+        let rects = layers.map { ($0.frame ?? .fullScreen).rect(width: width, height: height) }
+        for index in layers.indices where captures[index] && !rects[index].isEmpty {
+            guard
+                let cover = (index + 1..<layers.count).first(where: { later in
+                    captures[later] && rects[later].intersection(rects[index]) == rects[index]
+                })
+            else { continue }
+            let problem =
+                "\(root.path).layers[\(index)].frame: this \(layers[index].descriptor.name) lies wholly under "
+                + "$.layers[\(cover)] (a \(layers[cover].descriptor.name), which takes every touch there) "
+                + "on a \(width)x\(height) screen; move or shrink one, or put this one later"
+            if !list.problems.contains(where: { $0.hasPrefix("\(root.path).layers[\(index)].frame: this") }) {
+                list.problems.append(problem)
+            }
         }
     }
 }
