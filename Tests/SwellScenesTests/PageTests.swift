@@ -2,6 +2,10 @@ import SwellRaster
 import SwellScenes
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Pages: placed elements, buttons and their actions, and the page format's validation.
 @Suite struct PageTests {
     static func player(_ text: String) throws(SceneFileError) -> ScenePlayer {
@@ -221,6 +225,60 @@ import Testing
               {"scene": "button", "frame": {"x": 110, "y": 90, "width": 200, "height": 100}},
               {"scene": "ripples"}]}
             """)
+    }
+
+    static func tallPage(buttonAt y: Int = 200) -> String {
+        """
+        {"height": 1000, "background": "#FFFFFF", "layers": [
+          {"scene": "button", "frame": {"x": 20, "y": \(y), "width": 100, "height": 40},
+           "parameters": {"label": "A", "color": "#FF3B30"}}]}
+        """
+    }
+
+    static func drag(_ player: ScenePlayer, from y0: Double, to y1: Double, start: Double, seconds: Double) {
+        player.handle(TouchEvent(.began, finger: 0, x: 200, y: y0, time: start))
+        for step in 1...10 {
+            let f = Double(step) / 10
+            player.handle(TouchEvent(.moved, finger: 0, x: 200, y: y0 + (y1 - y0) * f, time: start + seconds * f))
+        }
+    }
+
+    /// A page 1000 px tall on a 320x180 screen: a drag up by 120 px moves a placed element up by
+    /// 120 px, from below the screen into it (the frame equals the page with the element 120 px higher).
+    @Test func aDragMovesThePageByTheDragDistance() throws {
+        let player = try Self.player(Self.tallPage())
+        player.screen = FrameSize(width: 320, height: 180)
+        Self.drag(player, from: 170, to: 50, start: 0, seconds: 1)
+        let moved = Self.frame(player, at: 1)
+        let reference = try Self.player(Self.tallPage(buttonAt: 80))
+        #expect(moved == Self.frame(reference, at: 1), "the element moved by the drag")
+        #expect(moved != Self.frame(try Self.player(Self.tallPage()), at: 1), "unscrolled, it is below the screen")
+        #expect(player.scroll.offset(at: 1, limit: 820) == 120)
+    }
+
+    /// A throw coasts on with decaying speed and stops: the offset grows less and less, the page
+    /// is idle after, and the offset then stays; a long throw stops at the page's end.
+    @Test func aThrowCoastsWithDecayingSpeedStopsAndIsClampedAtTheEnd() throws {
+        let player = try Self.player(Self.tallPage())
+        player.screen = FrameSize(width: 320, height: 180)
+        Self.drag(player, from: 170, to: 120, start: 0, seconds: 0.1)  // 500 px/s upwards
+        player.handle(TouchEvent(.ended, finger: 0, x: 200, y: 120, time: 0.1))
+        let offsets = [0.1, 0.3, 0.5, 0.7].map { player.scroll.offset(at: $0, limit: 820) }
+        let steps = zip(offsets.dropFirst(), offsets).map { $0 - $1 }
+        #expect(steps.allSatisfy { $0 > 0 }, "\(offsets)")
+        #expect(zip(steps.dropFirst(), steps).allSatisfy { $0 < $1 }, "the speed decays: \(steps)")
+        // v0·(1 − 0.998^t_ms)/(−ln 0.998 per ms): the throw's whole travel, 50 + ~250 px.
+        let travel = 500 / (-1000 * log(0.998))
+        #expect(abs(player.scroll.offset(at: 10, limit: 820) - (50 + travel)) < 1.5)
+        #expect(!player.isIdle(at: 1) && player.isIdle(at: 10), "it stops")
+        #expect(player.scroll.offset(at: 10, limit: 820) == player.scroll.offset(at: 20, limit: 820))
+        Self.drag(player, from: 170, to: 20, start: 11, seconds: 0.05)  // 3000 px/s
+        player.handle(TouchEvent(.ended, finger: 0, x: 200, y: 20, time: 11.05))
+        #expect(player.scroll.offset(at: 30, limit: 820) == 820, "clamped at the bottom end")
+        Self.drag(player, from: 20, to: 170, start: 31, seconds: 0.05)
+        player.handle(TouchEvent(.ended, finger: 0, x: 200, y: 170, time: 31.05))
+        #expect(player.scroll.offset(at: 50, limit: 820) >= 0)
+        #expect(player.scroll.offset(at: 50, limit: 820) < 820, "a throw back moves it up again")
     }
 }
 

@@ -50,6 +50,8 @@ public struct SceneFile {
 
     public let layers: [Layer]
     public let background: Color?
+    /// The page's height in pixels when it scrolls (`"height"`; nil: the screen's).
+    public var height: Int? = nil
 
     public init(layers: [Layer], background: Color?) {
         self.layers = layers
@@ -62,7 +64,9 @@ public struct SceneFile {
             layer.descriptor.make(layer.settings, index < images.count ? images[index] : .none)
         }
         let placements = layers.map { ScenePlayer.Placement(id: $0.id, frame: $0.frame) }
-        return ScenePlayer(layers: scenes, background: background, threads: threads, placements: placements)
+        let player = ScenePlayer(layers: scenes, background: background, threads: threads, placements: placements)
+        player.pageHeight = height
+        return player
     }
 }
 
@@ -122,7 +126,7 @@ private func isLayered(_ root: JSONValue) -> Bool {
 func parseSceneFile(_ root: JSONField, problems list: inout ProblemList) -> SceneFile? {
     let before = list.problems.count
     guard let object = list.check({ () throws(JSONFieldError) in try root.object() }) else { return nil }
-    let allowed = ["format", "background", "scene", "parameters", "layers"]
+    let allowed = ["format", "background", "scene", "parameters", "layers", "height"]
     for key in object.keys where !allowed.contains(key) {
         list.problems.append(
             "\(root.path)\(JSONField.pathComponentForKey(key)): unknown member; allowed here: \(allowed.joined(separator: ", "))"
@@ -136,6 +140,10 @@ func parseSceneFile(_ root: JSONField, problems list: inout ProblemList) -> Scen
         if let c = list.check({ () throws(JSONFieldError) in try field.color() }) {
             background = Color(r: c.r, g: c.g, b: c.b, a: 1)
         }
+    }
+    var height: Int?
+    if let field = list.check({ () throws(JSONFieldError) in try root.optional("height") }) ?? nil {
+        height = list.check { () throws(JSONFieldError) in try field.integer(in: 1...100_000) }
     }
     var layers: [SceneFile.Layer] = []
     let hasScene = object["scene"] != nil
@@ -158,7 +166,9 @@ func parseSceneFile(_ root: JSONField, problems list: inout ProblemList) -> Scen
     checkActions(layers, root: root, problems: &list)
     checkHiddenButtons(layers, root: root, problems: &list)
     guard list.problems.count == before else { return nil }
-    return SceneFile(layers: layers, background: background)
+    var file = SceneFile(layers: layers, background: background)
+    file.height = height
+    return file
 }
 
 /// One layer: {"scene": NAME, "parameters": {...}}.

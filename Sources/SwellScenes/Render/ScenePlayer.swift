@@ -40,6 +40,13 @@ public final class ScenePlayer {
     }
 
     public private(set) var placements: [Placement]
+    /// The page's height when it is taller than the screen and scrolls (nil: the screen's).
+    /// Placed elements' frames are in page coordinates and move with the scroll; elements
+    /// without a frame stay on the screen (a background).
+    public var pageHeight: Int?
+    public private(set) var scroll = PageScroll()
+    /// The scroll offset of the frame being drawn (whole pixels, so elements stay on the grid).
+    private var shownOffset = 0
     /// The other pages a `page` action can show, by file name, as they were last left, and the
     /// name of the page shown (`attach(pages:shown:)`; empty for a single page).
     private var book: [String: Page] = [:]
@@ -80,7 +87,10 @@ public final class ScenePlayer {
 
     /// The pixels of layer `index` on the last frame's screen.
     public func frameRect(of index: Int) -> ClipRect {
-        (placements[index].frame ?? .fullScreen).rect(width: screen.width, height: screen.height)
+        guard let frame = placements[index].frame else {
+            return ElementFrame.fullScreen.rect(width: screen.width, height: screen.height)
+        }
+        return frame.rect(width: screen.width, height: pageHeight ?? screen.height).offsetBy(0, -shownOffset)
     }
 
     public func handle(_ event: TouchEvent) {
@@ -93,11 +103,20 @@ public final class ScenePlayer {
             }
             return
         }
+        if pageHeight != nil { scrollPage(with: event) }
         for index in layers.indices {
             let rect = frameRect(of: index)
             if event.phase == .began && !contains(rect, event) { continue }
             layers[index].handle(placed(event, in: rect))
         }
+    }
+
+    /// The largest scroll offset on the last frame's screen.
+    private var scrollLimit: Double { Double((pageHeight ?? screen.height) - screen.height) }
+
+    private func scrollPage(with event: TouchEvent) {
+        scroll.handle(event, limit: scrollLimit)
+        shownOffset = Int(scroll.offset(at: event.time, limit: scrollLimit).rounded())
     }
 
     private func topmostButton(at event: TouchEvent) -> Int? {
@@ -132,6 +151,7 @@ public final class ScenePlayer {
     public func isIdle(at time: Double) -> Bool {
         if pendingPage != nil { return false }
         if let start = switchStart, time < start + Self.pageTransition { return false }
+        if pageHeight != nil && !scroll.isIdle(at: time) { return false }
         return layers.allSatisfy { $0.isIdle(at: time) }
     }
 
@@ -207,6 +227,7 @@ public final class ScenePlayer {
         let size = FrameSize(width: surface.width, height: surface.height)
         screen = size
         switchPage(at: time, screen: size)
+        if pageHeight != nil { shownOffset = Int(scroll.offset(at: time, limit: scrollLimit).rounded()) }
         list.commands.removeAll(keepingCapacity: true)
         list.background = background
         for index in layers.indices { renderLayer(index, at: time, screen: size) }
@@ -225,7 +246,7 @@ public final class ScenePlayer {
             return
         }
         let rect = frameRect(of: index)
-        guard !rect.isEmpty else { return }
+        guard !rect.isEmpty, rect.y1 > 0, rect.y0 < screen.height else { return }
         let start = list.commands.count
         layers[index].render(
             at: time, size: FrameSize(width: rect.x1 - rect.x0, height: rect.y1 - rect.y0), into: &list.commands)
