@@ -280,6 +280,33 @@ import Testing
         #expect(player.scroll.offset(at: 50, limit: 820) >= 0)
         #expect(player.scroll.offset(at: 50, limit: 820) < 820, "a throw back moves it up again")
     }
+
+    /// scroll-strip.json: after a 200 px drag the strip's rows are a flow scene drawn alone at
+    /// 600 x 70 that was told its top is 200 px higher (the tutorial's phases follow the place),
+    /// and they differ from the strip's rows before the drag.
+    @Test func theStripsWavePhasesFollowTheScroll() throws {
+        let bytes = ExampleFileTests.read(ExampleFileTests.examples + "/scroll-strip.json")
+        let player = try loadSceneFile(bytes: bytes, name: "scroll-strip.json") { _ in .none }
+        let page = PixelBuffer(width: 600, height: 1000)
+        player.render(at: 0, into: page.surface)
+        let before = (660..<730).map { y in (0..<600).map { page.surface.pixel(x: $0, y: y) } }
+        Self.drag(player, from: 900, to: 700, start: 1, seconds: 1)
+        player.handle(TouchEvent(.ended, finger: 0, x: 200, y: 700, time: 3))
+        player.render(at: 3, into: page.surface)
+        var settings = FlowScene.descriptor.defaultSettings()
+        settings.set("phases", .text("scroll"))
+        settings.set("level", .number(0.5))
+        settings.set("gap", .number(0))
+        var flow = FlowScene(settings)
+        flow.follow(screenTop: 460)
+        let alone = ScenePlayer(layers: [flow])
+        let strip = PixelBuffer(width: 600, height: 70)
+        alone.render(at: 3, into: strip.surface)
+        let after = (460..<530).map { y in (0..<600).map { page.surface.pixel(x: $0, y: y) } }
+        let expected = (0..<70).map { y in (0..<600).map { strip.surface.pixel(x: $0, y: y) } }
+        #expect(after == expected, "the strip is the flow told its new top")
+        #expect(after != before, "the phases moved with the scroll")
+    }
 }
 
 enum FrameRendererPixels {

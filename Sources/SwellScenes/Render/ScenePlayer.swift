@@ -47,6 +47,8 @@ public final class ScenePlayer {
     public private(set) var scroll = PageScroll()
     /// The scroll offset of the frame being drawn (whole pixels, so elements stay on the grid).
     private var shownOffset = 0
+    /// The tops last told to scroll followers, per layer.
+    private var toldTops: [Int?] = []
     /// The other pages a `page` action can show, by file name, as they were last left, and the
     /// name of the page shown (`attach(pages:shown:)`; empty for a single page).
     private var book: [String: Page] = [:]
@@ -94,6 +96,8 @@ public final class ScenePlayer {
     }
 
     public func handle(_ event: TouchEvent) {
+        // A scrolling page follows every finger, on buttons too (as a scroll view does).
+        if pageHeight != nil { scrollPage(with: event) }
         if event.phase == .began, let button = topmostButton(at: event) { pressed[event.finger] = button }
         if let button = pressed[event.finger] {
             layers[button].handle(placed(event, in: frameRect(of: button)))
@@ -103,7 +107,6 @@ public final class ScenePlayer {
             }
             return
         }
-        if pageHeight != nil { scrollPage(with: event) }
         for index in layers.indices {
             let rect = frameRect(of: index)
             if event.phase == .began && !contains(rect, event) { continue }
@@ -180,6 +183,7 @@ public final class ScenePlayer {
         book[name] = nil
         (layers, placements, background, pageName) = (next.layers, next.placements, next.background, name)
         pressed = [:]
+        toldTops = []
         switchStart = time
         renderer.invalidate()
     }
@@ -247,6 +251,7 @@ public final class ScenePlayer {
         }
         let rect = frameRect(of: index)
         guard !rect.isEmpty, rect.y1 > 0, rect.y0 < screen.height else { return }
+        if pageHeight != nil { tellPlace(rect, to: index) }
         let start = list.commands.count
         layers[index].render(
             at: time, size: FrameSize(width: rect.x1 - rect.x0, height: rect.y1 - rect.y0), into: &list.commands)
@@ -270,6 +275,16 @@ public final class ScenePlayer {
         case .image(let image, let alpha, _): return .image(image, alpha: alpha, at: placement)
         case .maskedImage(let image, let path, _): return .maskedImage(image, path, at: placement)
         }
+    }
+
+    /// Tells a scroll follower its new top, only when it moved (a scene's existential box is
+    /// rewritten only then, not every frame).
+    private func tellPlace(_ rect: ClipRect, to index: Int) {
+        if toldTops.count != layers.count { toldTops = [Int?](repeating: nil, count: layers.count) }
+        guard toldTops[index] != rect.y0, var follower = layers[index] as? any ScrollFollower & Scene else { return }
+        follower.follow(screenTop: Double(rect.y0))
+        layers[index] = follower
+        toldTops[index] = rect.y0
     }
 
     /// Makes the next frame draw every pixel: for a surface whose contents were lost or written
