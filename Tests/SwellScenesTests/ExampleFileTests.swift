@@ -47,7 +47,7 @@ import Testing
         withExtendedLifetime(buffer) {}
     }
 
-    @Test(arguments: ["tap", "drag"])
+    @Test(arguments: ["tap", "drag", "drag-up"])
     func exampleTouchScriptParses(_ name: String) throws {
         let script = try parseTouchScript(bytes: Self.read(Self.examples + "/input/\(name).json"), name: name)
         #expect(script.events.first?.phase == .began)
