@@ -111,4 +111,100 @@ import Testing
         #expect(FrameRendererTests.packed(tracked.surface) == FrameRendererTests.packed(whole.surface))
         #expect(FrameRendererTests.packed(tracked.surface) != plain, "the moved element shows")
     }
+
+    /// A w x h picture with a different colour at every pixel (so a shifted copy cannot pass).
+    static func picture(width: Int, height: Int) -> PixelBuffer {
+        let buffer = PixelBuffer(width: width, height: height)
+        for y in 0..<height {
+            for x in 0..<width {
+                buffer.surface.row(y)[x] = UInt32(x * 4 & 0xFF) | UInt32(y * 7 & 0xFF) << 8 | 0x40 << 16
+            }
+        }
+        return buffer
+    }
+
+    /// One element's ops of every kind that is not a plain shape: a half-transparent picture,
+    /// a picture inside a path, a masked layer of two shapes, and a glyph run.
+    static func elementOps(width: Int, height: Int) -> [[FrameCommand]] {
+        var path = Path()
+        path.move(to: 3, 2)
+        path.line(to: Double(width) - 4, 8)
+        path.quad(control: 30, Double(height) + 10, to: 5, Double(height) - 3)
+        path.close()
+        let mask = HorizontalGradientMask(stops: [
+            MaskStop(x: 0, alpha: 0), MaskStop(x: Double(width) / 2, alpha: 1), MaskStop(x: Double(width), alpha: 0),
+        ])
+        let coverage = CoverageMask(width: 9, height: 11)
+        for index in 0..<(coverage.stride * coverage.height) { coverage.bytes[index] = UInt8(index * 37 & 0xFF) }
+        var run = GlyphRun()
+        run.append(coverage, x: 4, y: 5)
+        run.append(coverage, x: width - 6, y: height - 8)  // reaches past the frame: clipped
+        let picture = Self.picture(width: width, height: height)
+        return [
+            [.image(picture, alpha: 0.6)],
+            [.image(picture, alpha: 1)],
+            [.maskedImage(picture, path)],
+            [
+                .beginLayer, .draw(DrawCommand(shapes()[0], color: .white)),
+                .draw(DrawCommand(shapes()[2], color: Color(r: 1, g: 0, b: 0, a: 1))), .endLayer(mask),
+            ],
+            [.draw(DrawCommand(.glyphs(run), color: Color(r: 1, g: 1, b: 0.5, a: 1)))],
+        ]
+    }
+
+    /// The test's own placement (not ScenePlayer's): every op moved to `origin`, clipped to `frame`.
+    static func place(_ ops: [FrameCommand], at origin: PixelOrigin, in frame: ClipRect) -> [FrameCommand] {
+        let placement = OpPlacement(origin: origin, clip: frame)
+        return ops.map { op in
+            switch op {
+            case .draw(var command):
+                command.origin = origin
+                command.clip = frame
+                return .draw(command)
+            case .beginLayer: return op
+            case .endLayer(let mask, _): return .endLayer(mask, at: placement)
+            case .image(let image, let alpha, _): return .image(image, alpha: alpha, at: placement)
+            case .maskedImage(let image, let path, _): return .maskedImage(image, path, at: placement)
+            }
+        }
+    }
+
+    /// Pictures, masked pictures, masked layers and glyph runs placed at (x, y) and clipped to a
+    /// w x h frame have, inside the frame, the bytes of the same ops drawn alone on a w x h
+    /// surface, and the background outside it: through the plain reference and through the
+    /// banded renderer on two threads. Fails if any op kind ignores its placement.
+    @Test(arguments: [(0, 0), (13, 7), (37, 22), (5, 40), (20, -9)])
+    func everyOpKindPlacedIsTheOpDrawnOnASurfaceOfTheFramesSize(x: Int, y: Int) {
+        let (w, h) = (60, 34)
+        for ops in Self.elementOps(width: w, height: h) {
+            let alone = PixelBuffer(width: w, height: h)
+            render(DisplayList(width: w, height: h, background: Self.background, commands: ops), into: alone.surface)
+            let frame = ClipRect(x0: x, y0: y, x1: x + w, y1: y + h)
+            let list = DisplayList(
+                width: 120, height: 90, background: Self.background,
+                commands: Self.place(ops, at: PixelOrigin(x: x, y: y), in: frame))
+            let plain = PixelBuffer(width: 120, height: 90)
+            render(list, into: plain.surface)
+            let banded = PixelBuffer(width: 120, height: 90)
+            FrameRenderer(threads: 2, bandHeight: 7).render(list, into: banded.surface)
+            for (name, page) in [("plain", plain), ("banded", banded)] {
+                var mismatches = 0
+                for row in 0..<page.surface.height {
+                    for column in 0..<page.surface.width {
+                        let inside = column >= x && column < x + w && row >= y && row < y + h
+                        let expected =
+                            inside ? alone.surface.pixel(x: column - x, y: row - y) : Self.background.opaquePixel
+                        if page.surface.pixel(x: column, y: row) & 0xFF_FFFF != expected & 0xFF_FFFF { mismatches += 1 }
+                    }
+                }
+                #expect(mismatches == 0, "\(name) \(ops.count) ops at (\(x), \(y)): \(mismatches) pixels differ")
+            }
+            for command in list.commands {
+                let box = bounds(of: command, width: 120, height: 90)
+                #expect(
+                    box.isEmpty || box.intersection(frame) == box,
+                    "\(command) at (\(x), \(y)): bounds \(box) leave the frame")
+            }
+        }
+    }
 }

@@ -28,7 +28,7 @@ import Testing
 
     @Test(arguments: [
         "wave", "ripples", "elastic", "waveform", "flow", "slideshow", "layers", "strip", "wave-button",
-        "ripple-counter", "menu",
+        "ripple-counter", "menu", "photo-tap", "welcome", "wave-page", "scroll-strip",
     ])
     func exampleSceneFileLoadsAndRenders(_ name: String) throws {
         let bytes = Self.read(Self.examples + "/\(name).json")
@@ -38,13 +38,16 @@ import Testing
             folders.append(folder)
             return SceneImages(syntheticImages())
         }
-        #expect(folders == (name == "slideshow" ? ["images"] : name == "strip" ? ["strip-background"] : []))
+        #expect(
+            folders
+                == (name == "slideshow" || name == "photo-tap"
+                    ? ["images"] : name == "strip" ? ["strip-background"] : []))
         let buffer = PixelBuffer(width: 64, height: 36)
         player.render(at: 1, into: buffer.surface)
         withExtendedLifetime(buffer) {}
     }
 
-    @Test(arguments: ["tap", "drag"])
+    @Test(arguments: ["tap", "drag", "drag-up"])
     func exampleTouchScriptParses(_ name: String) throws {
         let script = try parseTouchScript(bytes: Self.read(Self.examples + "/input/\(name).json"), name: name)
         #expect(script.events.first?.phase == .began)

@@ -2,6 +2,10 @@ import SwellRaster
 import SwellScenes
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Pages: placed elements, buttons and their actions, and the page format's validation.
 @Suite struct PageTests {
     static func player(_ text: String) throws(SceneFileError) -> ScenePlayer {
@@ -63,6 +67,246 @@ import Testing
             #expect(lines.contains("$.layers[1].parameters.target: \"sea\" names no element"), "\(lines)")
         }
     }
+
+    static func withPictures(_ text: String, name: String) throws(SceneFileError) -> ScenePlayer {
+        try loadSceneFile(bytes: Array(text.utf8), name: name) { _ in SceneImages(syntheticImages()) }
+    }
+
+    /// A slideshow placed in a frame, mid-way through its wave-mask reveal, has inside the frame
+    /// the bytes of the same slideshow played alone on a surface of the frame's size (taps moved
+    /// by the frame's origin), and the page's background outside. Fails if its picture or its
+    /// masked picture ignores the frame.
+    @Test func aPlacedSlideshowMidRevealIsTheSlideshowAloneAtTheFramesSize() throws {
+        let settings = #""folder": "images", "interval": 0, "transition": 3"#
+        let page = try Self.withPictures(
+            #"{"layers": [{"scene": "slideshow", "frame": {"x": 40, "y": 30, "width": 200, "height": 120}, "#
+                + #""parameters": {\#(settings)}}]}"#, name: "page.json")
+        let alone = try Self.withPictures(#"{"scene": "slideshow", "parameters": {\#(settings)}}"#, name: "alone.json")
+        page.screen = FrameSize(width: 320, height: 200)
+        alone.screen = FrameSize(width: 200, height: 120)
+        Self.tap(page, x: 140, y: 90, at: 0.5)
+        Self.tap(alone, x: 100, y: 60, at: 0.5)
+        let pageFrame = PixelBuffer(width: 320, height: 200)
+        let aloneFrame = PixelBuffer(width: 200, height: 120)
+        page.render(at: 2, into: pageFrame.surface)
+        alone.render(at: 2, into: aloneFrame.surface)
+        var mismatches = 0
+        for y in 0..<200 {
+            for x in 0..<320 {
+                let inside = x >= 40 && x < 240 && y >= 30 && y < 150
+                let expected = inside ? aloneFrame.surface.pixel(x: x - 40, y: y - 30) : page.background.opaquePixel
+                if pageFrame.surface.pixel(x: x, y: y) & 0xFF_FFFF != expected & 0xFF_FFFF { mismatches += 1 }
+            }
+        }
+        #expect(mismatches == 0, "\(mismatches) pixels differ")
+    }
+
+    /// photo-tap.json, the tutorial's tap-for-the-next-photo: nothing changes on its own; a tap
+    /// starts the wave-mask reveal (easeOut 3 s), which rises from the bottom (mid-way the top
+    /// row is still the old photo and the bottom row already the new one) and ends on the next
+    /// photo, which then stays.
+    @Test func photoTapRevealsTheNextPhotoFromTheBottomOverThreeSeconds() throws {
+        let bytes = ExampleFileTests.read(ExampleFileTests.examples + "/photo-tap.json")
+        let player = try loadSceneFile(bytes: bytes, name: "photo-tap.json") { _ in SceneImages(syntheticImages()) }
+        let buffer = PixelBuffer(width: 320, height: 180)
+        func frame(at time: Double) -> [UInt32] {
+            player.render(at: time, into: buffer.surface)
+            return FrameRendererPixels.of(buffer)
+        }
+        func row(_ y: Int, of pixels: [UInt32]) -> ArraySlice<UInt32> {
+            let perRow = (320 + 6) / 7
+            return pixels[(y * perRow)..<((y + 1) * perRow)]
+        }
+        let first = frame(at: 0)
+        #expect(frame(at: 60) == first, "no timer: the photo stays until a tap")
+        Self.tap(player, x: 160, y: 90, at: 60)
+        let during = frame(at: 61)
+        let after = frame(at: 63.2)
+        #expect(after != first, "the tap brought the next photo")
+        #expect(frame(at: 100) == after, "the next photo stays")
+        #expect(row(0, of: during) == row(0, of: first), "mid-way, the top is still the old photo")
+        #expect(row(179, of: during) == row(179, of: after), "mid-way, the bottom is already the new photo")
+        #expect(during != first && during != after)
+    }
+
+    static func examplePages() throws(SceneFileError) -> ScenePlayer {
+        let name = ExampleFileTests.examples + "/welcome.json"
+        return try loadPageGraph(
+            bytes: ExampleFileTests.read(name), name: name,
+            read: { ExampleFileTests.read($0) }, loadImages: { _, _ in .none })
+    }
+
+    static func frame(_ player: ScenePlayer, at time: Double) -> [UInt8] {
+        let buffer = PixelBuffer(width: 320, height: 180)
+        player.render(at: time, into: buffer.surface)
+        return buffer.packedBytes()
+    }
+
+    /// welcome.json's Start button shows wave-page.json through the wave wipe: one second later
+    /// the frame is wave-page.json's own frame (a player of it alone, same time); mid-way it is
+    /// neither page, and the same in two runs; its Back button comes back to welcome.json.
+    @Test func startSwitchesToTheOtherPageThroughTheWipeAndBackReturns() throws {
+        let pages = try Self.examplePages()
+        let alone = try loadSceneFile(
+            bytes: ExampleFileTests.read(ExampleFileTests.examples + "/wave-page.json"), name: "wave-page.json"
+        ) { _ in .none }
+        let welcome = Self.frame(pages, at: 0.4)
+        Self.tap(pages, x: 160, y: 90, at: 0.5)
+        _ = Self.frame(pages, at: 0.6)
+        let during = Self.frame(pages, at: 0.9)
+        #expect(pages.pageName.hasSuffix("wave-page.json"))
+        #expect(!pages.isIdle(at: 0.9), "the wipe is moving")
+        let after = Self.frame(pages, at: 1.7)
+        #expect(after == Self.frame(alone, at: 1.7), "after the wipe the frame is the other page's")
+        #expect(during != after && during != welcome)
+        let again = try Self.examplePages()
+        _ = Self.frame(again, at: 0.4)
+        Self.tap(again, x: 160, y: 90, at: 0.5)
+        _ = Self.frame(again, at: 0.6)
+        #expect(Self.frame(again, at: 0.9) == during, "the wipe's frames are deterministic")
+        Self.tap(pages, x: 50, y: 40, at: 2)  // Back, 24 px from the top left
+        _ = Self.frame(pages, at: 2.1)
+        #expect(pages.pageName.hasSuffix("welcome.json"), "Back returns")
+    }
+
+    /// The whole page graph is checked at load: a page naming itself, a missing page and a bad
+    /// member in a page two steps away are all reported, each with its page's file and path.
+    @Test func aBadPageGraphIsRefusedWithEveryPagesProblems() {
+        var buttons = 0
+        func button(_ target: String) -> String {
+            buttons += 1  // side by side: none hides another
+            return #"{"scene": "button", "frame": {"x": \#(buttons * 100), "width": 90}, "#
+                + #""parameters": {"action": "page", "target": "\#(target)"}}"#
+        }
+        let files = [
+            "kiosk/a.json": #"{"layers": [\#(button("b.json")), \#(button("a.json"))]}"#,
+            "kiosk/b.json": #"{"layers": [\#(button("../kiosk/c.json")), \#(button("gone.json"))]}"#,
+            "kiosk/c.json": #"{"layers": [{"scene": "wave", "colour": 1}, \#(button("a.json"))]}"#,
+        ]
+        do {
+            _ = try loadPageGraph(
+                bytes: Array(files["kiosk/a.json"]!.utf8), name: "kiosk/a.json",
+                read: { name in
+                    guard let text = files[name] else { throw ImageFolderProblem.missing }
+                    return Array(text.utf8)
+                }, loadImages: { _, _ in .none })
+            Issue.record("accepted")
+        } catch {
+            let lines = error.problems.joined(separator: "\n")
+            #expect(error.problems.count == 3, "\(lines)")
+            #expect(lines.contains("kiosk/a.json: $.layers[1].parameters.target: \"a.json\" is this page"), "\(lines)")
+            #expect(
+                lines.contains("kiosk/b.json: $.layers[1].parameters.target: cannot read page \"kiosk/gone.json\""),
+                "\(lines)")
+            #expect(lines.contains("kiosk/c.json: $.layers[0].colour: unknown member"), "\(lines)")
+        }
+    }
+
+    /// A button wholly under a later button (which takes all its touches) is refused with both
+    /// paths; one only partly covered, or under a pond (which lets touches through), is not.
+    @Test func aButtonWhollyUnderALaterButtonIsRefused() throws {
+        let hidden = """
+            {"layers": [
+              {"scene": "button", "frame": {"x": 100, "y": 100, "width": 80, "height": 40}},
+              {"scene": "button", "frame": {"x": 90, "y": 90, "width": 200, "height": 100}}]}
+            """
+        do {
+            _ = try Self.player(hidden)
+            Issue.record("accepted")
+        } catch {
+            #expect(error.problems.count == 1, "\(error.problems)")
+            #expect(
+                error.problems.first?.hasPrefix("$.layers[0].frame: this button lies wholly under $.layers[1]") == true)
+        }
+        _ = try Self.player(
+            """
+            {"layers": [
+              {"scene": "button", "frame": {"x": 100, "y": 100, "width": 80, "height": 40}},
+              {"scene": "button", "frame": {"x": 110, "y": 90, "width": 200, "height": 100}},
+              {"scene": "ripples"}]}
+            """)
+    }
+
+    static func tallPage(buttonAt y: Int = 200) -> String {
+        """
+        {"height": 1000, "background": "#FFFFFF", "layers": [
+          {"scene": "button", "frame": {"x": 20, "y": \(y), "width": 100, "height": 40},
+           "parameters": {"label": "A", "color": "#FF3B30"}}]}
+        """
+    }
+
+    static func drag(_ player: ScenePlayer, from y0: Double, to y1: Double, start: Double, seconds: Double) {
+        player.handle(TouchEvent(.began, finger: 0, x: 200, y: y0, time: start))
+        for step in 1...10 {
+            let f = Double(step) / 10
+            player.handle(TouchEvent(.moved, finger: 0, x: 200, y: y0 + (y1 - y0) * f, time: start + seconds * f))
+        }
+    }
+
+    /// A page 1000 px tall on a 320x180 screen: a drag up by 120 px moves a placed element up by
+    /// 120 px, from below the screen into it (the frame equals the page with the element 120 px higher).
+    @Test func aDragMovesThePageByTheDragDistance() throws {
+        let player = try Self.player(Self.tallPage())
+        player.screen = FrameSize(width: 320, height: 180)
+        Self.drag(player, from: 170, to: 50, start: 0, seconds: 1)
+        let moved = Self.frame(player, at: 1)
+        let reference = try Self.player(Self.tallPage(buttonAt: 80))
+        #expect(moved == Self.frame(reference, at: 1), "the element moved by the drag")
+        #expect(moved != Self.frame(try Self.player(Self.tallPage()), at: 1), "unscrolled, it is below the screen")
+        #expect(player.scroll.offset(at: 1, limit: 820) == 120)
+    }
+
+    /// A throw coasts on with decaying speed and stops: the offset grows less and less, the page
+    /// is idle after, and the offset then stays; a long throw stops at the page's end.
+    @Test func aThrowCoastsWithDecayingSpeedStopsAndIsClampedAtTheEnd() throws {
+        let player = try Self.player(Self.tallPage())
+        player.screen = FrameSize(width: 320, height: 180)
+        Self.drag(player, from: 170, to: 120, start: 0, seconds: 0.1)  // 500 px/s upwards
+        player.handle(TouchEvent(.ended, finger: 0, x: 200, y: 120, time: 0.1))
+        let offsets = [0.1, 0.3, 0.5, 0.7].map { player.scroll.offset(at: $0, limit: 820) }
+        let steps = zip(offsets.dropFirst(), offsets).map { $0 - $1 }
+        #expect(steps.allSatisfy { $0 > 0 }, "\(offsets)")
+        #expect(zip(steps.dropFirst(), steps).allSatisfy { $0 < $1 }, "the speed decays: \(steps)")
+        // v0·(1 − 0.998^t_ms)/(−ln 0.998 per ms): the throw's whole travel, 50 + ~250 px.
+        let travel = 500 / (-1000 * log(0.998))
+        #expect(abs(player.scroll.offset(at: 10, limit: 820) - (50 + travel)) < 1.5)
+        #expect(!player.isIdle(at: 1) && player.isIdle(at: 10), "it stops")
+        #expect(player.scroll.offset(at: 10, limit: 820) == player.scroll.offset(at: 20, limit: 820))
+        Self.drag(player, from: 170, to: 20, start: 11, seconds: 0.05)  // 3000 px/s
+        player.handle(TouchEvent(.ended, finger: 0, x: 200, y: 20, time: 11.05))
+        #expect(player.scroll.offset(at: 30, limit: 820) == 820, "clamped at the bottom end")
+        Self.drag(player, from: 20, to: 170, start: 31, seconds: 0.05)
+        player.handle(TouchEvent(.ended, finger: 0, x: 200, y: 170, time: 31.05))
+        #expect(player.scroll.offset(at: 50, limit: 820) >= 0)
+        #expect(player.scroll.offset(at: 50, limit: 820) < 820, "a throw back moves it up again")
+    }
+
+    /// scroll-strip.json: after a 200 px drag the strip's rows are a flow scene drawn alone at
+    /// 600 x 70 that was told its top is 200 px higher (the tutorial's phases follow the place),
+    /// and they differ from the strip's rows before the drag.
+    @Test func theStripsWavePhasesFollowTheScroll() throws {
+        let bytes = ExampleFileTests.read(ExampleFileTests.examples + "/scroll-strip.json")
+        let player = try loadSceneFile(bytes: bytes, name: "scroll-strip.json") { _ in .none }
+        let page = PixelBuffer(width: 600, height: 1000)
+        player.render(at: 0, into: page.surface)
+        let before = (660..<730).map { y in (0..<600).map { page.surface.pixel(x: $0, y: y) } }
+        Self.drag(player, from: 900, to: 700, start: 1, seconds: 1)
+        player.handle(TouchEvent(.ended, finger: 0, x: 200, y: 700, time: 3))
+        player.render(at: 3, into: page.surface)
+        var settings = FlowScene.descriptor.defaultSettings()
+        settings.set("phases", .text("scroll"))
+        settings.set("level", .number(0.5))
+        settings.set("gap", .number(0))
+        var flow = FlowScene(settings)
+        flow.follow(screenTop: 460)
+        let alone = ScenePlayer(layers: [flow])
+        let strip = PixelBuffer(width: 600, height: 70)
+        alone.render(at: 3, into: strip.surface)
+        let after = (460..<530).map { y in (0..<600).map { page.surface.pixel(x: $0, y: y) } }
+        let expected = (0..<70).map { y in (0..<600).map { strip.surface.pixel(x: $0, y: y) } }
+        #expect(after == expected, "the strip is the flow told its new top")
+        #expect(after != before, "the phases moved with the scroll")
+    }
 }
 
 enum FrameRendererPixels {
@@ -76,3 +320,5 @@ enum FrameRendererPixels {
         return pixels
     }
 }
+
+enum ImageFolderProblem: Error { case missing }

@@ -184,7 +184,7 @@ func rings(_ list: [SceneOp]) -> [(Ring, Color)] {
     @Test func waveformStrokesHaveRisingOpacityOffsetsAndAMask() {
         var scene = WaveformScene(WaveformScene.descriptor.defaultSettings())
         let list = ops(of: &scene, at: 0.25)
-        guard case .beginLayer = list.first, case .endLayer(let mask) = list.last else {
+        guard case .beginLayer = list.first, case .endLayer(let mask, _) = list.last else {
             Issue.record("no masked layer")
             return
         }
@@ -230,7 +230,7 @@ func rings(_ list: [SceneOp]) -> [(Ring, Color)] {
         scene.handle(TouchEvent(.began, finger: 0, x: 0, y: 0, time: 10))
         let during = ops(of: &scene, at: 11)
         #expect(during.count == 2)
-        guard case .maskedImage(_, let path) = during[1] else {
+        guard case .maskedImage(_, let path, _) = during[1] else {
             Issue.record("no reveal")
             return
         }
@@ -271,7 +271,7 @@ func rings(_ list: [SceneOp]) -> [(Ring, Color)] {
         for op in list {
             switch op {
             case .beginLayer: compositeImage(below.surface, reference.surface, alpha: 1, clip: bounds)
-            case .endLayer(let mask): applyLayerMask(reference.surface, below: below.surface, mask, clip: bounds)
+            case .endLayer(let mask, _): applyLayerMask(reference.surface, below: below.surface, mask, clip: bounds)
             case .draw(let command):
                 draw(command, on: reference.surface, within: bounds)
                 draw(command, on: unmasked.surface, within: bounds)

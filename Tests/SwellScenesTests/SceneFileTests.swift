@@ -25,7 +25,9 @@ import Testing
                         {"scene": "elastic", "parameters": {"color": "#12345"}}]}
             """)
         #expect(found.count == 7, "\(found)")
-        #expect(found.contains("$.colour: unknown member; allowed here: format, background, scene, parameters, layers"))
+        #expect(
+            found.contains(
+                "$.colour: unknown member; allowed here: format, background, scene, parameters, layers, height"))
         #expect(found.contains("$.format: expected one of \"scene/1\", got \"scene/2\""))
         #expect(found.contains("$.layers[0].parameters.speed: expected a number in 0...10000, got -3"))
         #expect(found.contains("$.layers[0].parameters.metrics: expected true or false, got \"yes\""))

@@ -101,11 +101,11 @@ import Testing
         var base: UInt32?
         var revealed: UInt32?
         for op in ops {
-            if case .image(let frame, _) = op {
+            if case .image(let frame, _, _) = op {
                 #expect(frame.width == Self.size.width && frame.height == Self.size.height)
                 base = frame.surface.row(20)[30]
             }
-            if case .maskedImage(let frame, _) = op { revealed = frame.surface.row(20)[30] }
+            if case .maskedImage(let frame, _, _) = op { revealed = frame.surface.row(20)[30] }
         }
         return (base, revealed)
     }
@@ -176,7 +176,7 @@ import Testing
         _ = shown(&scene, at: 0)
         var ops: [SceneOp] = []
         scene.render(at: 0.1, size: FrameSize(width: 32, height: 20), into: &ops)
-        guard case .image(let frame, _) = ops.first else {
+        guard case .image(let frame, _, _) = ops.first else {
             Issue.record("no picture at the new size")
             return
         }

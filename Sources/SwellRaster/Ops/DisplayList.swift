@@ -10,12 +10,51 @@ public enum FrameCommand {
     /// Starts a layer: what is on the surface now is remembered as "below" the layer.
     case beginLayer
     /// Ends the layer, keeping it only as much as the mask's alpha (SwiftUI's `.mask`). A layer
-    /// begun and never ended, or an end with no layer begun, does nothing.
-    case endLayer(HorizontalGradientMask)
-    /// An image already scaled to the frame, composited whole at `alpha`.
-    case image(PixelBuffer, alpha: Float)
-    /// An image already scaled to the frame, shown only inside `path` (anti-aliased edge).
-    case maskedImage(PixelBuffer, Path)
+    /// begun and never ended, or an end with no layer begun, does nothing. The mask's x is in
+    /// the placement's coordinates.
+    case endLayer(HorizontalGradientMask, at: OpPlacement = .none)
+    /// An image already scaled to its frame, composited whole at `alpha`, its (0, 0) at the
+    /// placement's origin.
+    case image(PixelBuffer, alpha: Float, at: OpPlacement = .none)
+    /// An image already scaled to its frame, shown only inside `path` (anti-aliased edge); both
+    /// in the placement's coordinates.
+    case maskedImage(PixelBuffer, Path, at: OpPlacement = .none)
+}
+
+/// Where a picture or layer mask of a placed page element lands: its (0, 0) at `origin` on the
+/// surface, drawn only inside `clip` (surface coordinates; nil: anywhere). `DrawCommand` carries
+/// the same two fields for shapes; these ops take them here so a scene's ops stay unplaced and
+/// the page moves them (ScenePlayer).
+public struct OpPlacement: Equatable, Sendable {
+    public var origin: PixelOrigin
+    public var clip: ClipRect?
+
+    @inlinable
+    public init(origin: PixelOrigin, clip: ClipRect?) {
+        self.origin = origin
+        self.clip = clip
+    }
+
+    public static let none = OpPlacement(origin: .zero, clip: nil)
+
+    /// `surface` addressed from the origin and `area` (surface coordinates) cut to the clip and
+    /// moved into the op's coordinates; nil when nothing of the op can show.
+    @inlinable
+    public func target(_ surface: PixelSurface, within area: ClipRect) -> (surface: PixelSurface, clip: ClipRect)? {
+        var area = area.intersection(surface.bounds)
+        if let clip { area = area.intersection(clip) }
+        guard !area.isEmpty else { return nil }
+        if origin == .zero { return (surface, area) }
+        guard let placed = surface.placed(at: origin) else { return nil }
+        return (placed, area.offsetBy(-origin.x, -origin.y))
+    }
+
+    /// A rectangle in the op's coordinates as the surface pixels it covers (cut to the clip).
+    @inlinable
+    public func onSurface(_ rect: ClipRect) -> ClipRect {
+        let moved = rect.offsetBy(origin.x, origin.y)
+        return clip.map { moved.intersection($0) } ?? moved
+    }
 }
 
 /// A frame: an opaque background and commands composited in order.
@@ -52,13 +91,18 @@ public func render(_ list: DisplayList, into surface: PixelSurface) {
             let copy = PixelBuffer(width: surface.width, height: surface.height)
             compositeImage(copy.surface, surface, alpha: 1, clip: bounds)
             below.append(copy)
-        case .endLayer(let mask):
+        case .endLayer(let mask, let placement):
             guard partners[index] != nil, let under = below.popLast() else { continue }
-            applyLayerMask(surface, below: under.surface, mask, clip: bounds)
-        case .image(let image, let alpha):
-            compositeImage(surface, image.surface, alpha: alpha, clip: bounds)
-        case .maskedImage(let image, let path):
-            fillPath(surface, path, painter: ImagePainter(image.surface), clip: bounds)
+            guard let on = placement.target(surface, within: bounds),
+                let from = placement.target(under.surface, within: bounds)
+            else { continue }
+            applyLayerMask(on.surface, below: from.surface, mask, clip: on.clip)
+        case .image(let image, let alpha, let placement):
+            guard let on = placement.target(surface, within: bounds) else { continue }
+            compositeImage(on.surface, image.surface, alpha: alpha, clip: on.clip)
+        case .maskedImage(let image, let path, let placement):
+            guard let on = placement.target(surface, within: bounds) else { continue }
+            fillPath(on.surface, path, painter: ImagePainter(image.surface), clip: on.clip)
         }
     }
 }
@@ -93,13 +137,21 @@ public func bounds(of command: FrameCommand, width: Int, height: Int) -> ClipRec
         return bounds(of: shape, width: width, height: height)
     case .beginLayer, .endLayer:
         return ClipRect(x0: 0, y0: 0, x1: 0, y1: 0)
-    case .image(let image, let alpha):
+    case .image(let image, let alpha, let placement):
         guard alpha > 0 else { return ClipRect(x0: 0, y0: 0, x1: 0, y1: 0) }
-        return frame.intersection(image.surface.bounds)
-    case .maskedImage(let image, let path):
-        let outline = bounds(of: DrawCommand(.path(path), color: .white), width: width, height: height)
-        return outline.intersection(image.surface.bounds)
+        return nonEmpty(frame.intersection(placement.onSurface(image.surface.bounds)))
+    case .maskedImage(let image, let path, let placement):
+        let outline = bounds(
+            of: DrawCommand(.path(path), color: .white, clip: placement.clip, origin: placement.origin), width: width,
+            height: height)
+        return nonEmpty(outline.intersection(placement.onSurface(image.surface.bounds)))
     }
+}
+
+/// `rect`, or the canonical empty rectangle when it is empty (what the renderer compares).
+@inlinable
+func nonEmpty(_ rect: ClipRect) -> ClipRect {
+    rect.isEmpty ? ClipRect(x0: 0, y0: 0, x1: 0, y1: 0) : rect
 }
 
 /// The pixels a draw command can change (empty when it draws nothing).

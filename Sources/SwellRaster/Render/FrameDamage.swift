@@ -37,27 +37,41 @@ extension CommandSignature {
             comparable = combineContent(draw, into: &hasher)
         case .beginLayer:
             hasher.combine(1)
-        case .endLayer(let mask):
+        case .endLayer(let mask, let placement):
             hasher.combine(2)
+            combine(placement, into: &hasher)
             for stop in mask.stops {
                 hasher.combine(stop.x.bitPattern)
                 hasher.combine(stop.alpha.bitPattern)
             }
-        case .image(let image, let alpha):
+        case .image(let image, let alpha, let placement):
             // Identity: a scene's picture is never redrawn in place (a new picture is a new
             // buffer), and the renderer holds the previous frame's images, so an address is
             // not reused between the two frames compared.
             hasher.combine(3)
             hasher.combine(ObjectIdentifier(image))
             hasher.combine(alpha.bitPattern)
-        case .maskedImage(let image, let path):
+            combine(placement, into: &hasher)
+        case .maskedImage(let image, let path, let placement):
             hasher.combine(4)
+            combine(placement, into: &hasher)
             hasher.combine(ObjectIdentifier(image))
             combineContent(path, into: &hasher)
         }
         self.rect = rect
         digest = hasher.finalize()
     }
+}
+
+/// Hashes where a picture or mask lands.
+private func combine(_ placement: OpPlacement, into hasher: inout Hasher) {
+    hasher.combine(placement.origin.x)
+    hasher.combine(placement.origin.y)
+    guard let clip = placement.clip else { return }
+    hasher.combine(clip.x0)
+    hasher.combine(clip.y0)
+    hasher.combine(clip.x1)
+    hasher.combine(clip.y1)
 }
 
 /// Hashes a draw command's shape, colour and clip; false when the shape is of a kind added

@@ -187,7 +187,7 @@ public final class FrameRenderer {
         for (index, command) in list.commands.enumerated() {
             signatures.append(CommandSignature(command, rect: rects[index]))
             switch command {
-            case .image(let image, _), .maskedImage(let image, _): images.append(image)
+            case .image(let image, _, _), .maskedImage(let image, _, _): images.append(image)
             default: break
             }
         }
@@ -274,19 +274,26 @@ private struct BandJob: @unchecked Sendable {
                 rows.materialise(region.y0..<region.y1)
                 compositeImage(scratch.below(depth, top: area.y0, bottom: area.y1), surface, alpha: 1, clip: region)
                 depth += 1
-            case .endLayer(let mask):
+            case .endLayer(let mask, let placement):
                 depth -= 1
-                applyLayerMask(surface, below: scratch.below(depth, top: area.y0, bottom: area.y1), mask, clip: region)
-            case .image(let image, let alpha):
+                let below = scratch.below(depth, top: area.y0, bottom: area.y1)
+                guard let on = placement.target(surface, within: region),
+                    let from = placement.target(below, within: region)
+                else { continue }
+                applyLayerMask(on.surface, below: from.surface, mask, clip: on.clip)
+            case .image(let image, let alpha, let placement):
                 // An opaque picture over the band's whole width replaces its rows: no need to write
                 // their virtual colour first.
                 let replaces = alpha >= 1 && region.x0 == area.x0 && region.x1 == area.x1
                 if !replaces { rows.materialise(region.y0..<region.y1) }
-                compositeImage(surface, image.surface, alpha: alpha, clip: region)
+                if let on = placement.target(surface, within: region) {
+                    compositeImage(on.surface, image.surface, alpha: alpha, clip: on.clip)
+                }
                 if replaces { rows.markWritten(region.y0..<region.y1) }
-            case .maskedImage(let image, let path):
+            case .maskedImage(let image, let path, let placement):
                 rows.materialise(region.y0..<region.y1)
-                fillPath(surface, path, painter: ImagePainter(image.surface), clip: region)
+                guard let on = placement.target(surface, within: region) else { continue }
+                fillPath(on.surface, path, painter: ImagePainter(image.surface), clip: on.clip)
             }
         }
         rows.materialise(area.y0..<area.y1)

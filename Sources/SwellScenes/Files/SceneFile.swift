@@ -50,6 +50,8 @@ public struct SceneFile {
 
     public let layers: [Layer]
     public let background: Color?
+    /// The page's height in pixels when it scrolls (`"height"`; nil: the screen's).
+    public var height: Int? = nil
 
     public init(layers: [Layer], background: Color?) {
         self.layers = layers
@@ -62,7 +64,9 @@ public struct SceneFile {
             layer.descriptor.make(layer.settings, index < images.count ? images[index] : .none)
         }
         let placements = layers.map { ScenePlayer.Placement(id: $0.id, frame: $0.frame) }
-        return ScenePlayer(layers: scenes, background: background, threads: threads, placements: placements)
+        let player = ScenePlayer(layers: scenes, background: background, threads: threads, placements: placements)
+        player.pageHeight = height
+        return player
     }
 }
 
@@ -122,7 +126,7 @@ private func isLayered(_ root: JSONValue) -> Bool {
 func parseSceneFile(_ root: JSONField, problems list: inout ProblemList) -> SceneFile? {
     let before = list.problems.count
     guard let object = list.check({ () throws(JSONFieldError) in try root.object() }) else { return nil }
-    let allowed = ["format", "background", "scene", "parameters", "layers"]
+    let allowed = ["format", "background", "scene", "parameters", "layers", "height"]
     for key in object.keys where !allowed.contains(key) {
         list.problems.append(
             "\(root.path)\(JSONField.pathComponentForKey(key)): unknown member; allowed here: \(allowed.joined(separator: ", "))"
@@ -136,6 +140,10 @@ func parseSceneFile(_ root: JSONField, problems list: inout ProblemList) -> Scen
         if let c = list.check({ () throws(JSONFieldError) in try field.color() }) {
             background = Color(r: c.r, g: c.g, b: c.b, a: 1)
         }
+    }
+    var height: Int?
+    if let field = list.check({ () throws(JSONFieldError) in try root.optional("height") }) ?? nil {
+        height = list.check { () throws(JSONFieldError) in try field.integer(in: 1...100_000) }
     }
     var layers: [SceneFile.Layer] = []
     let hasScene = object["scene"] != nil
@@ -157,8 +165,11 @@ func parseSceneFile(_ root: JSONField, problems list: inout ProblemList) -> Scen
     }
     checkActions(layers, root: root, problems: &list)
     checkLiveCounts(layers, root: root, problems: &list)
+    checkHiddenButtons(layers, root: root, problems: &list)
     guard list.problems.count == before else { return nil }
-    return SceneFile(layers: layers, background: background)
+    var file = SceneFile(layers: layers, background: background)
+    file.height = height
+    return file
 }
 
 /// One layer: {"scene": NAME, "parameters": {...}}.
@@ -236,6 +247,32 @@ func checkActions(_ layers: [SceneFile.Layer], root: JSONField, problems list: i
             list.problems.append(
                 "\(path): \"\(target)\" is a \"\(layers[targetIndex].descriptor.name)\"; \"\(kind)\" acts on a \"\(scene)\"; \(allowed)"
             )
+        }
+    }
+}
+
+/// A button no touch can reach is refused: only buttons and fields capture touches (a touch
+/// beginning on one goes to the topmost one there, and every other element lets touches through
+/// to what is under it), so a button is unreachable when a later (higher) button or field's
+/// frame contains its whole frame. Frames follow the screen, so this is checked on a landscape
+/// and a portrait 1080p screen.
+func checkHiddenButtons(_ layers: [SceneFile.Layer], root: JSONField, problems list: inout ProblemList) {
+    let captures = layers.map { ["button", "field"].contains($0.descriptor.name) }
+    for (width, height) in [(1920, 1080), (1080, 1920)] {
+        let rects = layers.map { ($0.frame ?? .fullScreen).rect(width: width, height: height) }
+        for index in layers.indices where captures[index] && !rects[index].isEmpty {
+            guard
+                let cover = (index + 1..<layers.count).first(where: { later in
+                    captures[later] && rects[later].intersection(rects[index]) == rects[index]
+                })
+            else { continue }
+            let problem =
+                "\(root.path).layers[\(index)].frame: this \(layers[index].descriptor.name) lies wholly under "
+                + "$.layers[\(cover)] (a \(layers[cover].descriptor.name), which takes every touch there) "
+                + "on a \(width)x\(height) screen; move or shrink one, or put this one later"
+            if !list.problems.contains(where: { $0.hasPrefix("\(root.path).layers[\(index)].frame: this") }) {
+                list.problems.append(problem)
+            }
         }
     }
 }

@@ -1,5 +1,9 @@
 import SwellRaster
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Plays a stack of scenes onto a surface: input goes to every layer, and a frame is the layers'
 /// ops, bottom to top over one background, collected into one display list that SwellRaster's
 /// `FrameRenderer` renders in bands (on `threads` threads; the output is the same for any
@@ -18,7 +22,7 @@ import SwellRaster
 /// paths keep their own storage).
 public final class ScenePlayer {
     public private(set) var layers: [any Scene]
-    public let background: Color
+    public private(set) var background: Color
     private var list: DisplayList
     private let renderer: FrameRenderer
     /// Whether frames draw only what changed (false: every frame is drawn whole).
@@ -35,7 +39,36 @@ public final class ScenePlayer {
         }
     }
 
-    public let placements: [Placement]
+    public private(set) var placements: [Placement]
+    /// The page's height when it is taller than the screen and scrolls (nil: the screen's).
+    /// Placed elements' frames are in page coordinates and move with the scroll; elements
+    /// without a frame stay on the screen (a background).
+    public var pageHeight: Int?
+    public private(set) var scroll = PageScroll()
+    /// The scroll offset of the frame being drawn (whole pixels, so elements stay on the grid).
+    private var shownOffset = 0
+    /// The tops last told to scroll followers, per layer.
+    private var toldTops: [Int?] = []
+    /// The other pages a `page` action can show, by file name, as they were last left, and the
+    /// name of the page shown (`attach(pages:shown:)`; empty for a single page).
+    private var book: [String: Page] = [:]
+    public private(set) var pageName = ""
+    /// The page a tap left, frozen as it was then, wiped away over the new one from the top
+    /// (`pageTransition` seconds from `switchStart`).
+    private var outgoing: PixelBuffer?
+    private var snapshotRenderer = FrameRenderer()
+    private var switchStart: Double?
+    private var pendingPage: String?
+    private var wipe = Path()
+    /// The page switch's wave wipe: the slideshow tutorial's rising wave (amplitude 36 px,
+    /// wavelength 314 px), easeOut over 1 s (a page change should feel quicker than a photo's 3 s).
+    public static let pageTransition = 1.0
+
+    private struct Page {
+        var layers: [any Scene]
+        var placements: [Placement]
+        var background: Color
+    }
     /// The screen's size: set by each frame, or before the first for touches that come first
     /// (touches are placed against it).
     public var screen = FrameSize(width: 1, height: 1)
@@ -56,10 +89,15 @@ public final class ScenePlayer {
 
     /// The pixels of layer `index` on the last frame's screen.
     public func frameRect(of index: Int) -> ClipRect {
-        (placements[index].frame ?? .fullScreen).rect(width: screen.width, height: screen.height)
+        guard let frame = placements[index].frame else {
+            return ElementFrame.fullScreen.rect(width: screen.width, height: screen.height)
+        }
+        return frame.rect(width: screen.width, height: pageHeight ?? screen.height).offsetBy(0, -shownOffset)
     }
 
     public func handle(_ event: TouchEvent) {
+        // A scrolling page follows every finger, on buttons too (as a scroll view does).
+        if pageHeight != nil { scrollPage(with: event) }
         if event.phase == .began, let button = topmostButton(at: event) { pressed[event.finger] = button }
         if let button = pressed[event.finger] {
             layers[button].handle(placed(event, in: frameRect(of: button)))
@@ -74,6 +112,14 @@ public final class ScenePlayer {
             if event.phase == .began && !contains(rect, event) { continue }
             layers[index].handle(placed(event, in: rect))
         }
+    }
+
+    /// The largest scroll offset on the last frame's screen.
+    private var scrollLimit: Double { Double((pageHeight ?? screen.height) - screen.height) }
+
+    private func scrollPage(with event: TouchEvent) {
+        scroll.handle(event, limit: scrollLimit)
+        shownOffset = Int(scroll.offset(at: event.time, limit: scrollLimit).rounded())
     }
 
     private func topmostButton(at event: TouchEvent) -> Int? {
@@ -94,6 +140,11 @@ public final class ScenePlayer {
 
     private func runAction(of button: Int, at time: Double) {
         guard let action = (layers[button] as? ButtonScene)?.action, action.kind != "none" else { return }
+        if action.kind == "page" {
+            let name = resolvePage(action.target, from: pageName)
+            if book[name] != nil { pendingPage = name }
+            return
+        }
         guard let target = placements.firstIndex(where: { $0.id == action.target }),
             var scene = layers[target] as? any ActionTarget & Scene
         else { return }
@@ -101,7 +152,63 @@ public final class ScenePlayer {
     }
 
     public func isIdle(at time: Double) -> Bool {
-        layers.allSatisfy { $0.isIdle(at: time) }
+        if pendingPage != nil { return false }
+        if let start = switchStart, time < start + Self.pageTransition { return false }
+        if pageHeight != nil && !scroll.isIdle(at: time) { return false }
+        return layers.allSatisfy { $0.isIdle(at: time) }
+    }
+
+    /// Makes `pages` (players of the other pages, by the names page actions use) reachable from
+    /// this one, whose own name is `shown`. Their state moves here; they are not used again.
+    public func attach(pages: [String: ScenePlayer], shown: String) {
+        for (name, player) in pages where name != shown {
+            book[name] = Page(layers: player.layers, placements: player.placements, background: player.background)
+        }
+        pageName = shown
+    }
+
+    /// Shows the page a tap asked for: the current one is drawn once into `outgoing` (at `time`,
+    /// as it was) and put back in the book, and the new one takes its place.
+    private func switchPage(at time: Double, screen size: FrameSize) {
+        guard let name = pendingPage, let next = book[name] else { return }
+        pendingPage = nil
+        if outgoing?.surface.width != size.width || outgoing?.surface.height != size.height {
+            outgoing = PixelBuffer(width: size.width, height: size.height)
+        }
+        list.commands.removeAll(keepingCapacity: true)
+        for index in layers.indices { renderLayer(index, at: time, screen: size) }
+        if let outgoing { snapshotRenderer.render(list, into: outgoing.surface, tracksDamage: false) }
+        list.commands.removeAll(keepingCapacity: true)
+        book[pageName] = Page(layers: layers, placements: placements, background: background)
+        book[name] = nil
+        (layers, placements, background, pageName) = (next.layers, next.placements, next.background, name)
+        pressed = [:]
+        toldTops = []
+        switchStart = time
+        renderer.invalidate()
+    }
+
+    /// The old page over the new one, above the tutorial's rising wave edge.
+    private func appendWipe(at time: Double, size: FrameSize) {
+        guard let start = switchStart, let outgoing else { return }
+        let pct = TimingCurve.easeOut.value(at: (time - start) / Self.pageTransition)
+        guard pct < 1 else {
+            switchStart = nil
+            return
+        }
+        let width = Double(size.width)
+        let amplitude = 36.0
+        let mean = (1 - pct) * (Double(size.height) + 2 * amplitude) - amplitude
+        let steps = max(1, size.width / 2)
+        wipe.removeAll()
+        wipe.move(to: 0, 0)
+        for i in 0...steps {
+            let x = width * Double(i) / Double(steps)
+            wipe.line(to: x, mean + amplitude * sin(2 * Double.pi * x / 314 + pct * 4 * Double.pi))
+        }
+        wipe.line(to: width, 0)
+        wipe.close()
+        list.commands.append(.maskedImage(outgoing, wipe))
     }
 
     /// The earliest time a layer's timer moves it again (nil: only input moves the layers).
@@ -119,12 +226,16 @@ public final class ScenePlayer {
     /// the renderer's storage: copy it (`Damage.formUnion`) to keep it past the next frame.
     @discardableResult
     public func render(at time: Double, into surface: PixelSurface) -> Damage {
-        list.commands.removeAll(keepingCapacity: true)
         list.width = surface.width
         list.height = surface.height
         let size = FrameSize(width: surface.width, height: surface.height)
         screen = size
+        switchPage(at: time, screen: size)
+        if pageHeight != nil { shownOffset = Int(scroll.offset(at: time, limit: scrollLimit).rounded()) }
+        list.commands.removeAll(keepingCapacity: true)
+        list.background = background
         for index in layers.indices { renderLayer(index, at: time, screen: size) }
+        appendWipe(at: time, size: size)
         let damage = renderer.render(list, into: surface, tracksDamage: tracksDamage)
         // Release the references the ops hold (paths, images) so scenes can mutate their
         // storage in place next frame instead of copying it.
@@ -140,17 +251,30 @@ public final class ScenePlayer {
             return
         }
         let rect = frameRect(of: index)
-        guard !rect.isEmpty else { return }
+        guard !rect.isEmpty, rect.y1 > 0, rect.y0 < screen.height else { return }
+        if pageHeight != nil { tellPlace(rect, to: index) }
         let start = list.commands.count
         layers[index].render(
             at: time, size: FrameSize(width: rect.x1 - rect.x0, height: rect.y1 - rect.y0), into: &list.commands)
         let grow = (layers[index] as? ButtonScene)?.overflow ?? 0
         let visible = ClipRect(x0: rect.x0 - grow, y0: rect.y0 - grow, x1: rect.x1 + grow, y1: rect.y1 + grow)
-        for op in start..<list.commands.count {
-            guard case .draw(var command) = list.commands[op] else { continue }
-            command.origin = PixelOrigin(x: rect.x0, y: rect.y0)
-            command.clip = command.clip.map { $0.offsetBy(rect.x0, rect.y0).intersection(visible) } ?? visible
-            list.commands[op] = .draw(command)
+        let origin = PixelOrigin(x: rect.x0, y: rect.y0)
+        for op in start..<list.commands.count { list.commands[op] = placed(list.commands[op], at: origin, in: visible) }
+    }
+
+    /// An element's op moved to its frame: drawn from the frame's origin and clipped to
+    /// `visible` (the frame, or a bouncing button's room).
+    private func placed(_ op: SceneOp, at origin: PixelOrigin, in visible: ClipRect) -> SceneOp {
+        let placement = OpPlacement(origin: origin, clip: visible)
+        switch op {
+        case .draw(var command):
+            command.origin = origin
+            command.clip = command.clip.map { $0.offsetBy(origin.x, origin.y).intersection(visible) } ?? visible
+            return .draw(command)
+        case .beginLayer: return op
+        case .endLayer(let mask, _): return .endLayer(mask, at: placement)
+        case .image(let image, let alpha, _): return .image(image, alpha: alpha, at: placement)
+        case .maskedImage(let image, let path, _): return .maskedImage(image, path, at: placement)
         }
     }
 
@@ -171,6 +295,16 @@ public final class ScenePlayer {
         else { return }
         text.liveCount = pond.count
         layers[index] = text
+    }
+
+    /// Tells a scroll follower its new top, only when it moved (a scene's existential box is
+    /// rewritten only then, not every frame).
+    private func tellPlace(_ rect: ClipRect, to index: Int) {
+        if toldTops.count != layers.count { toldTops = [Int?](repeating: nil, count: layers.count) }
+        guard toldTops[index] != rect.y0, var follower = layers[index] as? any ScrollFollower & Scene else { return }
+        follower.follow(screenTop: Double(rect.y0))
+        layers[index] = follower
+        toldTops[index] = rect.y0
     }
 
     /// Makes the next frame draw every pixel: for a surface whose contents were lost or written

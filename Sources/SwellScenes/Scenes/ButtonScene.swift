@@ -106,7 +106,8 @@ final class LabelText: @unchecked Sendable {
 
 /// What a button's tap does to another element of the page.
 public struct PageAction: Equatable, Sendable {
-    public static let kinds = ["none", "animate", "next", "clear"]
+    /// `page`: the target is another scene file (relative to this one) that replaces the page.
+    public static let kinds = ["none", "animate", "next", "clear", "page"]
     /// The built-in scene each action acts on.
     public static let targetScene = ["animate": "wave", "next": "slideshow", "clear": "ripples"]
     public var kind: String

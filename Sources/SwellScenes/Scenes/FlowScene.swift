@@ -20,6 +20,10 @@ public struct FlowScene: Scene {
             .color("back", "#FF950080", "the back wave (orange at 50 %)"),
             .color("front", "#FF3B30", "the front wave"),
             .color("background", "#FFFFFF", "the background"),
+            .choice(
+                "phases", "time", of: ["time", "scroll"],
+                "time: the waves flow on their own; scroll: their phases follow the element's place on a scrolling page"
+            ),
         ],
         make: { settings, _ in FlowScene(settings) })
 
@@ -31,6 +35,9 @@ public struct FlowScene: Scene {
     let level: Double
     let gap: Double
     let flow: Animation
+    let followsScroll: Bool
+    /// The element's top on the screen, px (set by the page as it scrolls).
+    var screenTop = 0.0
 
     public init(_ settings: SceneSettings) {
         background = settings.color("background")
@@ -41,6 +48,7 @@ public struct FlowScene: Scene {
         level = settings.number("level")
         gap = settings.number("gap")
         flow = Animation.linear(duration: settings.number("period")).repeatForever(autoreverses: false)
+        followsScroll = settings.text("phases") == "scroll"
     }
 
     public func handle(_ event: TouchEvent) {}
@@ -48,11 +56,24 @@ public struct FlowScene: Scene {
     public mutating func render(at time: Double, size: FrameSize, into ops: inout [SceneOp]) {
         let phase = 2 * Double.pi * flow.progress(at: time)
         let axis = Double(size.height) * level
-        let backWave = Wave(baseline: axis, amplitude: height, wavelength: wavelength, phase: phase)
-        let frontWave = Wave(baseline: axis + gap, amplitude: height, wavelength: wavelength, phase: phase + Double.pi)
+        // The scroll tutorial's phases: back −(top + 45) · 0.7°, front top · 0.7°.
+        let degrees = Double.pi / 180
+        let backPhase = followsScroll ? -(screenTop + 45) * 0.7 * degrees : phase
+        let frontPhase = followsScroll ? screenTop * 0.7 * degrees : phase + Double.pi
+        let backWave = Wave(baseline: axis, amplitude: height, wavelength: wavelength, phase: backPhase)
+        let frontWave = Wave(baseline: axis + gap, amplitude: height, wavelength: wavelength, phase: frontPhase)
         ops.append(.draw(DrawCommand(.waveFill(backWave), color: backColor)))
         ops.append(.draw(DrawCommand(.waveFill(frontWave), color: frontColor)))
     }
 
-    public func isIdle(at time: Double) -> Bool { false }
+    public func isIdle(at time: Double) -> Bool { followsScroll }
+}
+
+/// An element whose drawing follows where a scrolling page puts it on the screen.
+public protocol ScrollFollower {
+    mutating func follow(screenTop: Double)
+}
+
+extension FlowScene: ScrollFollower {
+    public mutating func follow(screenTop: Double) { self.screenTop = screenTop }
 }

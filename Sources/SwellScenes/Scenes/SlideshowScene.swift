@@ -28,6 +28,9 @@ public struct SlideshowScene: Scene {
                 "fit", "fill", of: ["fill", "fit"],
                 "fill: cover the screen, cropping what overflows; fit: the whole picture, with background bars"),
             .color("background", "#000000", "the bars around pictures that fit, and the screen when none decodes"),
+            .choice(
+                "reveal", "middle", of: ["middle", "rise"],
+                "middle: a wavy band opening from the middle; rise: a wavy edge rising from the bottom (photo-tap)"),
         ],
         make: { settings, images in SlideshowScene(settings, images: images) })
 
@@ -39,6 +42,8 @@ public struct SlideshowScene: Scene {
     let transition: Double
     let amplitude: Double
     let wavelength: Double
+    /// The reveal rises from the bottom (the tutorial's photo tap) instead of opening from the middle.
+    let rises: Bool
     /// The pictures' names as last listed, ascending.
     var names: [String]
     /// The picture shown (nil: there are none) and, while `transitionStart` is set, the one
@@ -69,6 +74,7 @@ public struct SlideshowScene: Scene {
         transition = settings.number("transition")
         amplitude = settings.number("amplitude")
         wavelength = settings.number("wavelength")
+        rises = settings.text("reveal") == "rise"
         nextTimer = interval > 0 ? interval : .infinity
     }
 
@@ -179,6 +185,10 @@ public struct SlideshowScene: Scene {
     /// −a·sin and bottom edge +a·sin of the same phase pct · 4π, a ≤ half the band so the
     /// edges never cross. Sampled every 2 px (chord error < 0.01 px for the default waves).
     mutating func buildMask(pct: Double, size: FrameSize) {
+        if rises {
+            buildRisingMask(pct: pct, size: size)
+            return
+        }
         let width = Double(size.width)
         let band = pct * (Double(size.height) + 2 * amplitude)
         let middle = Double(size.height) / 2
@@ -196,6 +206,27 @@ public struct SlideshowScene: Scene {
             let x = width * Double(i) / Double(steps)
             mask.line(to: x, middle + band / 2 - a * sin(k * x + phase))
         }
+        mask.close()
+    }
+
+    /// The tutorial's `WaveMaskModifier`: the mask is the part of the screen below a wave whose
+    /// mean line rises from `amplitude` below the bottom (nothing shown) to `amplitude` above the
+    /// top (everything) as pct goes 0 → 1, its phase advancing pct · 720°. (The tutorial's second,
+    /// half-opaque wave is left out: a mask here is one path, opaque inside.)
+    mutating func buildRisingMask(pct: Double, size: FrameSize) {
+        let width = Double(size.width)
+        let height = Double(size.height)
+        let mean = (1 - pct) * (height + 2 * amplitude) - amplitude
+        let phase = pct * 4 * Double.pi
+        let k = 2 * Double.pi / wavelength
+        let steps = max(1, size.width / 2)
+        mask.removeAll()
+        mask.move(to: 0, height)
+        for i in 0...steps {
+            let x = width * Double(i) / Double(steps)
+            mask.line(to: x, mean + amplitude * sin(k * x + phase))
+        }
+        mask.line(to: width, height)
         mask.close()
     }
 

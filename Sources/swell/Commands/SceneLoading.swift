@@ -37,11 +37,14 @@ func loadScenePlayer(_ argument: String, threads: Int = 1) throws -> ScenePlayer
     } catch {
         throw CommandFailure(ExitStatus.noInput, "\(argument): cannot read: \(error)")
     }
-    let base = argument.lastIndex(of: "/").map { String(argument[...$0]) } ?? ""
     do {
-        return try loadSceneFile(bytes: bytes, name: argument, threads: threads) { folder in
-            try loadImageFolder(folder.hasPrefix("/") ? folder : base + folder)
-        }
+        // Every page its buttons can reach is loaded and checked now (`loadPageGraph`).
+        return try loadPageGraph(
+            bytes: bytes, name: argument, threads: threads, read: { try readWholeFile($0) },
+            loadImages: { page, folder in
+                let base = page.lastIndex(of: "/").map { String(page[...$0]) } ?? ""
+                return try loadImageFolder(folder.hasPrefix("/") ? folder : base + folder)
+            })
     } catch {
         throw CommandFailure(ExitStatus.dataError, error.description)
     }
