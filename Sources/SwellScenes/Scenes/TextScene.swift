@@ -37,8 +37,11 @@ public struct TextScene: Scene {
     public let countOf: String
     /// That element's ripple count, given by the player before each frame.
     public var liveCount = 0
-    /// The wall clock a `clock` reads; tests inject a fixed one.
-    public var wallClock = WallClock.system()
+    /// The wall clock a `clock` reads; tests inject a fixed one. A new clock makes the shown
+    /// string stale (its times were against the old one).
+    public var wallClock = WallClock.system() {
+        didSet { shownDuring = 0..<0 }
+    }
     let setter: TextSetter?
     var run = GlyphRun()
     var laidOut: (text: String, size: FrameSize)?
