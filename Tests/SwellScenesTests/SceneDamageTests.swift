@@ -78,4 +78,34 @@ import Testing
             #expect(damage.bounds.y0 >= 1080 - 72 && damage.bounds.y1 == 1080, "frame \(frame): \(damage.rects)")
         }
     }
+
+    /// examples/menu.json with its clock moved a minute a frame: drawn with damage it gives the
+    /// whole frames' bytes, both with the waves moving and held still; held still, the damage is
+    /// the clock's own columns (not the headline beside it, not whole rows), so this fails if
+    /// column-exact damage reaches back to whole rows or draws the wrong columns.
+    @Test func theMenusClockAloneDamagesOnlyItsColumns() throws {
+        let bytes = ExampleFileTests.read(ExampleFileTests.examples + "/menu.json")
+        let whole = try loadSceneFile(bytes: bytes, name: "menu.json") { _ in SceneImages(syntheticImages()) }
+        let damaged = try loadSceneFile(bytes: bytes, name: "menu.json") { _ in SceneImages(syntheticImages()) }
+        whole.tracksDamage = false
+        let wholeBuffer = PixelBuffer(width: 1920, height: 1080)
+        let damagedBuffer = PixelBuffer(width: 1920, height: 1080)
+        for frame in 0..<24 {
+            var clock = WallClock.dumpClock
+            clock.epochAtZero += Double(frame) * 60
+            whole.use(clock)
+            damaged.use(clock)
+            // The first half holds the animation (only the clock changes), the second moves it.
+            let time = frame < 12 ? 0 : Double(frame - 12) / 60
+            whole.render(at: time, into: wholeBuffer.surface)
+            let damage = damaged.render(at: time, into: damagedBuffer.surface)
+            let difference = Self.firstDifference(wholeBuffer.surface, damagedBuffer.surface)
+            #expect(difference == nil, "frame \(frame): \(difference ?? "")")
+            if frame > 0 && frame < 12 {
+                #expect(!damage.isEmpty, "frame \(frame): the clock changed")
+                #expect(damage.bounds.x1 - damage.bounds.x0 < 1920 / 3, "frame \(frame): only the clock's columns, \(damage.rects)")
+                #expect(damage.area < 1920 * 1080 / 50, "frame \(frame): \(damage.rects)")
+            }
+        }
+    }
 }

@@ -20,6 +20,11 @@ struct CommandSignature: Equatable {
     /// False for a command whose content this file cannot hash (a `Shape` added later):
     /// such a command differs from everything, so its rectangle is always damage.
     var comparable: Bool
+    /// Whether the command's pixels are the same whatever clip's columns it is drawn in (glyph
+    /// runs and pictures: each pixel is its mask's or picture's sample, blended alone), so damage
+    /// around it may keep its columns (`keepingColumns`). False for the kernels that paint a
+    /// clip's edge columns by another path (rings and the rest: see `wholeRows`).
+    var columnExact = false
 
     @usableFromInline
     static func == (a: CommandSignature, b: CommandSignature) -> Bool {
@@ -35,6 +40,7 @@ extension CommandSignature {
         case .draw(let draw):
             hasher.combine(0)
             comparable = combineContent(draw, into: &hasher)
+            if case .glyphs = draw.shape { columnExact = true }
         case .beginLayer:
             hasher.combine(1)
         case .endLayer(let mask, let placement):
@@ -49,6 +55,7 @@ extension CommandSignature {
             // buffer), and the renderer holds the previous frame's images, so an address is
             // not reused between the two frames compared.
             hasher.combine(3)
+            columnExact = true
             hasher.combine(ObjectIdentifier(image))
             hasher.combine(alpha.bitPattern)
             combine(placement, into: &hasher)
@@ -155,9 +162,10 @@ private func combineContent(_ path: Path, into hasher: inout Hasher) {
     }
 }
 
-/// Adds to `damage` the rows of the commands between the common prefix and the common suffix
-/// of two frames' signatures, across the whole width of a `width` x `height` frame (see
-/// `wholeRows`).
+/// Adds to `damage` the rectangles of the commands between the common prefix and the common
+/// suffix of two frames' signatures: across the whole width of a `width` x `height` frame (see
+/// `wholeRows`), or with their own columns where only column-exact commands meet them
+/// (`keepingColumns`: a clock's digits beside a headline redraw the digits, not the headline).
 func addChanges(
     from previous: [CommandSignature], to current: [CommandSignature], width: Int, height: Int,
     into damage: inout Damage
@@ -170,11 +178,27 @@ func addChanges(
         suffix += 1
     }
     for index in prefix..<(previous.count - suffix) {
-        damage.add(wholeRows(previous[index].rect, width: width, height: height))
+        damage.add(keepingColumns(previous[index], among: previous, current, width: width, height: height))
     }
     for index in prefix..<(current.count - suffix) {
-        damage.add(wholeRows(current[index].rect, width: width, height: height))
+        damage.add(keepingColumns(current[index], among: previous, current, width: width, height: height))
     }
+}
+
+/// A changed command's damage: its own rectangle (rows still on multiples of eight) when it and
+/// every command of either frame that meets that rectangle are column-exact, so drawing them
+/// clipped to it gives the bytes a whole-width clip gives; else its whole rows. Only column-exact
+/// changes look at the others (a few glyph runs or pictures), so a pond of rings stays linear.
+func keepingColumns(
+    _ changed: CommandSignature, among previous: [CommandSignature], _ current: [CommandSignature], width: Int,
+    height: Int
+) -> ClipRect {
+    let rows = wholeRows(changed.rect, width: width, height: height)
+    guard changed.columnExact, !rows.isEmpty else { return rows }
+    let own = ClipRect(x0: changed.rect.x0, y0: rows.y0, x1: changed.rect.x1, y1: rows.y1)
+    for other in previous where !other.columnExact && !other.rect.intersection(own).isEmpty { return rows }
+    for other in current where !other.columnExact && !other.rect.intersection(own).isEmpty { return rows }
+    return own
 }
 
 /// `rect`'s rows across the whole frame. Why not the rectangle itself: the ring kernel paints
