@@ -51,6 +51,8 @@ struct SceneBench {
     let hold: Bool
     /// Every frame drawn whole (`--whole-frames`) rather than only what changed.
     let wholeFrames: Bool
+    /// `--clock-step S`: the animation held at time 0 and the wall clock moved S s a frame.
+    let clockStep: Double?
 
     /// Opens the output; `defaultSeconds` of animation unless --seconds or --frames say otherwise.
     init(_ arguments: ParsedArguments, threads: Int, defaultSeconds: Double) throws {
@@ -85,9 +87,18 @@ struct SceneBench {
             throw error
         }
         wholeFrames = arguments.has("whole-frames")
+        let clockStepText = arguments["clock-step"]
+        let step = clockStepText.flatMap(Double.init)
+        if let clockStepText, step == nil || !step!.isFinite || step! <= 0 {
+            console?.restore()
+            presenter.restore()
+            throw CommandFailure(ExitStatus.usage, "--clock-step wants seconds > 0, such as 60, not '\(clockStepText)'")
+        }
+        clockStep = step
         describedInput =
             "\(threads) thread\(threads == 1 ? "" : "s"), \(wholeFrames ? "whole frames" : "damage only"), "
-            + (arguments["input"] == nil ? "three dragging fingers" : "touch script \(arguments["input"]!)")
+            + (clockStep.map { "animation held and no touches, wall clock +\(formatMilliseconds($0)) s a frame" }
+                ?? (arguments["input"] == nil ? "three dragging fingers" : "touch script \(arguments["input"]!)"))
     }
 
     var location: String { presenting ? presenter.display.description : "memory" }
@@ -96,7 +107,7 @@ struct SceneBench {
         player.tracksDamage = !wholeFrames
         return try benchFrames(
             player, name: name, on: presenter, presenting: presenting, refresh: refresh, frames: frames, script: script,
-            damage: damage, diff: diff)
+            damage: damage, diff: diff, clockStep: clockStep)
     }
 
     /// --hold: keeps the last frame on the display until SIGTERM, SIGINT or SIGHUP.
@@ -119,17 +130,22 @@ struct SceneBench {
 /// step timed. Stops early on a stop signal. The checksum is the last frame's.
 func benchFrames(
     _ player: ScenePlayer, name: String, on presenter: any Presenter, presenting: Bool, refresh: Double, frames: Int,
-    script: [SwellScenes.TouchEvent], damage: Damage? = nil, diff: FrameDiffDamage? = nil
+    script: [SwellScenes.TouchEvent], damage: Damage? = nil, diff: FrameDiffDamage? = nil, clockStep: Double? = nil
 ) throws -> BenchSeries {
     var times = FrameTimes()
     times.reserve(frames)
     var progress = ProgressBar(total: frames, label: name)
     var nextEvent = 0
+    // A held animation takes no touches.
+    let script = clockStep == nil ? script : []
     let surface = presenter.shadow.surface
     player.screen = FrameSize(width: surface.width, height: surface.height)
+    times.startup = try startupFrame(player, on: presenter, presenting: presenting, clockStep: clockStep)
     for index in 0..<frames {
         if StopSignals.received != nil { break }
-        let time = Double(index) / refresh
+        // --clock-step: the animation stands still at 0 and only the wall clock moves.
+        let time = clockStep == nil ? Double(index) / refresh : 0
+        if let clockStep { player.use(steppedClock(index + 1, clockStep)) }
         while nextEvent < script.count && script[nextEvent].time <= time {
             player.handle(script[nextEvent])
             nextEvent += 1
@@ -154,6 +170,31 @@ func benchFrames(
     progress.finish()
     return BenchSeries(
         name: name, width: surface.width, height: surface.height, times: times, checksum: checksum(surface))
+}
+
+/// Draws (and presents) the scene's first frame, at time 0, untimed by the series: its picture
+/// decodes and text layout are start-up costs. Frame 0 of the series then draws only what its
+/// touches changed. Returns its milliseconds.
+func startupFrame(_ player: ScenePlayer, on presenter: any Presenter, presenting: Bool, clockStep: Double?) throws
+    -> Double
+{
+    // The dump's fixed wall clock, so a page with a clock gives the same checksum on every run.
+    player.use(steppedClock(0, clockStep ?? 0))
+    let started = monotonicSeconds()
+    let drawn = player.render(at: 0, into: presenter.shadow.surface)
+    let milliseconds = (monotonicSeconds() - started) * 1000
+    if presenting {
+        do { try presenter.present(damage: drawn) } catch { throw commandFailure(error) }
+    }
+    return milliseconds
+}
+
+/// The wall clock of frame `index` under `--clock-step S`: `dumpClock` (2026-01-01 12:00 UTC)
+/// moved S seconds a frame, so every frame of a minute-clock page at S = 60 shows a new minute.
+func steppedClock(_ index: Int, _ step: Double) -> WallClock {
+    var clock = WallClock.dumpClock
+    clock.epochAtZero += Double(index) * step
+    return clock
 }
 
 /// `--damage X,Y,W,H` as damage inside the `width` x `height` picture.
@@ -213,6 +254,9 @@ func reportScene(_ series: BenchSeries, budget: Double, arguments: ParsedArgumen
         ])
     }
     print("times in ms per frame; budget \(formatMilliseconds(budget)) ms; headroom = budget / p99 of render")
+    if let startup = series.times.startup {
+        print("start-up frame (drawn before the timed ones: picture decodes, text layout): \(formatMilliseconds(startup)) ms")
+    }
     print(formatTable(header, rows), terminator: "")
     print("checksum of the last frame: \(String(series.checksum ?? 0, radix: 16))")
     if let path = arguments["json"] {
@@ -221,7 +265,7 @@ func reportScene(_ series: BenchSeries, budget: Double, arguments: ParsedArgumen
         let total = FrameStatistics(series.times.total, budget: budget)
         let document = """
             {"scene": \(jsonString(series.name)), "width": \(series.width), "height": \(series.height), \
-            "budget_ms": \(formatMilliseconds(budget)), "checksum": \(jsonString(String(series.checksum ?? 0, radix: 16))), \
+            "budget_ms": \(formatMilliseconds(budget)), "startup_ms": \(series.times.startup.map(formatMilliseconds) ?? "null"), "checksum": \(jsonString(String(series.checksum ?? 0, radix: 16))), \
             "render": \(render.json), "present": \(present.json), "total": \(total.json), \
             "render_ms": [\(series.times.render.map(formatMilliseconds).joined(separator: ", "))], \
             "present_ms": [\(series.times.present.map(formatMilliseconds).joined(separator: ", "))]}

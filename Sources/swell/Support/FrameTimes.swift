@@ -6,6 +6,10 @@ struct FrameTimes {
     var present: [Double] = []
     /// Milliseconds of `present` spent copying the shadow to scan-out memory (its damage only).
     var copy: [Double] = []
+    /// Milliseconds of the start-up frame, drawn before the timed ones (a scene's first frame
+    /// decodes its pictures and lays its text out; a kiosk draws it once, while the console is
+    /// still on screen, so it is reported apart and judged by no budget). Nil: none was drawn.
+    var startup: Double?
 
     var total: [Double] { zip(render, present).map { $0 + $1 } }
 
