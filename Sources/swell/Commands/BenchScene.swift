@@ -255,7 +255,9 @@ func reportScene(_ series: BenchSeries, budget: Double, arguments: ParsedArgumen
     }
     print("times in ms per frame; budget \(formatMilliseconds(budget)) ms; headroom = budget / p99 of render")
     if let startup = series.times.startup {
-        print("start-up frame (drawn before the timed ones: picture decodes, text layout): \(formatMilliseconds(startup)) ms")
+        print(
+            "start-up frame (drawn before the timed ones: picture decodes, text layout): "
+                + "\(formatMilliseconds(startup)) ms")
     }
     print(formatTable(header, rows), terminator: "")
     print("checksum of the last frame: \(String(series.checksum ?? 0, radix: 16))")
