@@ -49,6 +49,9 @@ public final class ScenePlayer {
     private var shownOffset = 0
     /// The tops last told to scroll followers, per layer.
     private var toldTops: [Int?] = []
+    /// Per layer, the layer whose live value it shows (a text element's `countOf`), found once
+    /// per page so a frame neither casts nor searches ids.
+    private var liveSources: [Int?] = []
     /// The other pages a `page` action can show, by file name, as they were last left, and the
     /// name of the page shown (`attach(pages:shown:)`; empty for a single page).
     private var book: [String: Page] = [:]
@@ -85,6 +88,15 @@ public final class ScenePlayer {
         renderer = FrameRenderer(threads: threads)
         // Room for a full ripple pond (1000 rings) and an overlay, so the list does not grow mid-show.
         list.commands.reserveCapacity(1024)
+        liveSources = Self.liveSources(layers, self.placements)
+    }
+
+    /// For each layer, the index of the element its `countOf` names (nil: none).
+    private static func liveSources(_ layers: [any Scene], _ placements: [Placement]) -> [Int?] {
+        layers.map { layer in
+            guard let text = layer as? TextScene, !text.countOf.isEmpty else { return nil }
+            return placements.firstIndex { $0.id == text.countOf }
+        }
     }
 
     /// The pixels of layer `index` on the last frame's screen.
@@ -184,6 +196,7 @@ public final class ScenePlayer {
         (layers, placements, background, pageName) = (next.layers, next.placements, next.background, name)
         pressed = [:]
         toldTops = []
+        liveSources = Self.liveSources(layers, placements)
         switchStart = time
         renderer.invalidate()
     }
@@ -256,7 +269,7 @@ public final class ScenePlayer {
         let start = list.commands.count
         layers[index].render(
             at: time, size: FrameSize(width: rect.x1 - rect.x0, height: rect.y1 - rect.y0), into: &list.commands)
-        let grow = (layers[index] as? ButtonScene)?.overflow ?? 0
+        let grow = layers[index].overflow
         let visible = ClipRect(x0: rect.x0 - grow, y0: rect.y0 - grow, x1: rect.x1 + grow, y1: rect.y1 + grow)
         let origin = PixelOrigin(x: rect.x0, y: rect.y0)
         for op in start..<list.commands.count { list.commands[op] = placed(list.commands[op], at: origin, in: visible) }
@@ -287,14 +300,10 @@ public final class ScenePlayer {
         }
     }
 
-    /// Gives a text element with `countOf` the ripple count of the element it names.
+    /// Gives a text element with `countOf` the live value (ripple count) of the element it names.
     private func feedLiveCount(_ index: Int) {
-        guard var text = layers[index] as? TextScene, !text.countOf.isEmpty,
-            let target = placements.firstIndex(where: { $0.id == text.countOf }),
-            let pond = layers[target] as? RipplesScene, pond.count != text.liveCount
-        else { return }
-        text.liveCount = pond.count
-        layers[index] = text
+        guard let source = liveSources[index], let value = layers[source].liveValue else { return }
+        layers[index].show(liveValue: value)
     }
 
     /// Tells a scroll follower its new top, only when it moved (a scene's existential box is

@@ -47,6 +47,7 @@ public struct RipplesScene: Scene {
     var ripples: [Ripple]
     var head = 0
     public internal(set) var count = 0
+    public var liveValue: Int? { count }
     /// Palette slot per finger down, in arrival order.
     var fingers: [(finger: Int, slot: Int)] = []
     /// The counter's glyphs, laid out again into the same storage when the count changes.

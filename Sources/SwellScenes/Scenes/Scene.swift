@@ -19,11 +19,20 @@ public protocol Scene {
     /// While idle, the time at which the scene moves again by itself (a timer: the slideshow's
     /// next picture), or nil when only input moves it. A runner that sleeps while idle wakes then.
     func nextWake(after time: Double) -> Double?
+    /// How far past its frame a placed element draws, px (a bouncing button's bulge).
+    var overflow: Int { get }
+    /// A number other elements may show (a ripple pond's count), or nil.
+    var liveValue: Int? { get }
+    /// Takes the number of the element this one shows (`countOf`); most scenes ignore it.
+    mutating func show(liveValue: Int)
 }
 
 extension Scene {
     /// Scenes without timers are moved only by input.
     public func nextWake(after time: Double) -> Double? { nil }
+    public var overflow: Int { 0 }
+    public var liveValue: Int? { nil }
+    public mutating func show(liveValue: Int) {}
 }
 
 extension Color {

@@ -37,6 +37,10 @@ public struct TextScene: Scene {
     public let countOf: String
     /// That element's ripple count, given by the player before each frame.
     public var liveCount = 0
+
+    public mutating func show(liveValue: Int) {
+        if liveCount != liveValue { liveCount = liveValue }
+    }
     /// The wall clock a `clock` reads; tests inject a fixed one. A new clock makes the shown
     /// string stale (its times were against the old one).
     public var wallClock = WallClock.system() {
