@@ -35,6 +35,30 @@ import Testing
         #expect(Self.ripples(player) == 0, "the tap on the button cleared the pond and made no ripple")
     }
 
+    /// On a scrolling page a drag that begins on a button scrolls and does not press it; a tap
+    /// that wobbles less than `tapSlop` still does. Fails if the drag clears the pond.
+    @Test func aDragFromAButtonOnAScrollingPageScrollsWithoutPressingIt() throws {
+        let tall = Self.pond.replacing(#"{"layers""#, with: #"{"height": 1000, "layers""#)
+        let player = try Self.player(tall)
+        player.screen = FrameSize(width: 640, height: 480)
+        Self.tap(player, x: 500, y: 400, at: 0)
+        #expect(Self.ripples(player) == 1)
+        player.handle(TouchEvent(.began, finger: 0, x: 150, y: 120, time: 1))
+        for step in 1...8 {
+            let y = 120 - 5 * Double(step)
+            player.handle(TouchEvent(.moved, finger: 0, x: 150, y: y, time: 1 + 0.05 * Double(step)))
+        }
+        player.handle(TouchEvent(.ended, finger: 0, x: 150, y: 80, time: 1.5))
+        #expect(Self.ripples(player) == 1, "the drag scrolled and ran no action")
+        #expect(player.scroll.offset(at: 1.5, limit: 520) >= 40, "the page scrolled")
+        let offset = player.scroll.offset(at: 20, limit: 520)
+        let buttonY = 130 - offset  // the button's middle (page y 130) on the screen
+        player.handle(TouchEvent(.began, finger: 0, x: 150, y: buttonY, time: 20))
+        player.handle(TouchEvent(.moved, finger: 0, x: 154, y: buttonY + 3, time: 20.05))
+        player.handle(TouchEvent(.ended, finger: 0, x: 154, y: buttonY + 3, time: 20.1))
+        #expect(Self.ripples(player) == 0, "a tap that wobbled 5 px pressed the button")
+    }
+
     @Test func animateEasesTheWaveToTheTutorialsRanges() throws {
         let bytes = ExampleFileTests.read(ExampleFileTests.examples + "/wave-button.json")
         let player = try loadSceneFile(bytes: bytes, name: "wave-button.json") { _ in .none }

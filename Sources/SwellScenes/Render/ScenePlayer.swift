@@ -76,7 +76,20 @@ public final class ScenePlayer {
     /// (touches are placed against it).
     public var screen = FrameSize(width: 1, height: 1)
     /// Fingers whose touch began on a button: the button's layer index.
-    private var pressed: [Int: Int] = [:]
+    private var pressed: [Int: Press] = [:]
+
+    private struct Press {
+        var button: Int
+        var x: Double
+        var y: Double
+        /// Moved farther than `tapSlop` from where it went down, on a scrolling page.
+        var dragged = false
+    }
+
+    /// On a scrolling page a finger that moves this far (px) from where it went down is a drag
+    /// that scrolls, not a tap: its button runs no action, as a scroll view cancels the touch
+    /// of the control under it (UIScrollView's slop is about 10 points).
+    public static let tapSlop = 10.0
 
     /// `threads` > 1 renders frames in bands on that many threads.
     public init(layers: [any Scene], background: Color? = nil, threads: Int = 1, placements: [Placement] = []) {
@@ -110,12 +123,16 @@ public final class ScenePlayer {
     public func handle(_ event: TouchEvent) {
         // A scrolling page follows every finger, on buttons too (as a scroll view does).
         if pageHeight != nil { scrollPage(with: event) }
-        if event.phase == .began, let button = topmostButton(at: event) { pressed[event.finger] = button }
-        if let button = pressed[event.finger] {
+        if event.phase == .began, let button = topmostButton(at: event) {
+            pressed[event.finger] = Press(button: button, x: event.x, y: event.y)
+        }
+        if var press = pressed[event.finger] {
+            let button = press.button
             layers[button].handle(placed(event, in: frameRect(of: button)))
-            if event.phase == .ended {
-                pressed[event.finger] = nil
-                if contains(frameRect(of: button), event) { runAction(of: button, at: event.time) }
+            if pageHeight != nil && hypot(event.x - press.x, event.y - press.y) > Self.tapSlop { press.dragged = true }
+            pressed[event.finger] = event.phase == .ended ? nil : press
+            if event.phase == .ended && !press.dragged && contains(frameRect(of: button), event) {
+                runAction(of: button, at: event.time)
             }
             return
         }
