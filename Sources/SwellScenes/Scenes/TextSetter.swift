@@ -7,11 +7,10 @@ final class TextSetter: @unchecked Sendable {
     let font: Font
     let features: TextFeatures
 
-    /// `pattern` is a font file when it names one (contains "/"), else a fontconfig pattern.
+    /// `pattern` is a font file when it names one (contains "/"), else a fontconfig pattern; nil
+    /// when it does not resolve (scene files refuse such a font when they load, `fontProblem`).
     init?(font pattern: String, tabular: Bool) {
-        let fonts = typesetter.fonts
-        let found = pattern.contains("/") ? try? fonts.font(file: pattern) : try? fonts.font(pattern: pattern)
-        guard let font = found ?? (try? fonts.font(pattern: "DejaVu Sans")) else { return nil }
+        guard let font = try? typesetter.fonts.font(named: pattern) else { return nil }
         self.font = font
         features = tabular ? ((try? TextFeatures(["tnum"])) ?? .none) : .none
     }
