@@ -6,8 +6,9 @@
 //                    whole-file reads, mmap, poll (typed wrappers; the C calls in Internals/)
 //   SwellRaster    – pixel buffer, colour, compositing, SIMD kernels (no Foundation, no I/O)
 //   SwellJSON      – a small strict JSON reader that reports JSON paths (no Foundation)
-//   SwellText      – fonts (fontconfig, FreeType), shaping (HarfBuzz, FriBiDi), cached glyph
-//                    masks and shaped runs, turned into raster glyph runs (no Foundation)
+//   SwellText      – fonts (fontconfig, FreeType), shaping (HarfBuzz, FriBiDi), line breaking
+//                    (libunibreak), cached glyph masks and shaped runs, turned into raster glyph
+//                    runs (no Foundation)
 //   SwellDrawList  – the `drawlist/1` format: parse + validate into raster ops
 //   SwellOutput    – sinks: raw XRGB8888 files, PNG (libpng), atomic file writes; reading PNG
 //                    (huge ones shrunk row by row) and JPEG (libjpeg) pictures
@@ -33,6 +34,7 @@ let package = Package(
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
         .systemLibrary(name: "CFriBiDi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
+        .systemLibrary(name: "CUnibreak", pkgConfig: "libunibreak", providers: [.apt(["libunibreak-dev"])]),
         // What Swift cannot call directly: variadic ioctl, the EVIOC*/FBIO* request macros, signal
         // handlers, mallopt.
         .target(name: "CSysShims"),
@@ -46,7 +48,8 @@ let package = Package(
         .target(name: "SwellRaster", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "SwellJSON"),
         .target(
-            name: "SwellText", dependencies: ["SwellRaster", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBiDi"]),
+            name: "SwellText",
+            dependencies: ["SwellRaster", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBiDi", "CUnibreak"]),
         .target(name: "SwellDrawList", dependencies: ["SwellRaster", "SwellJSON", "SwellSystem", "SwellText"]),
         .target(name: "SwellOutput", dependencies: ["SwellRaster", "SwellSystem", "CPNG", "CJPEG", "CPNGRows"]),
         .target(name: "SwellScenes", dependencies: ["SwellRaster", "SwellJSON", "SwellText"]),

@@ -83,7 +83,12 @@ public final class FontLibrary {
             throw .patternUnmatched(pattern: pattern, found: "a font without a file", package: nil)
         }
         let path = String(cString: file)
-        if let wanted, !families(of: match).contains(where: { $0.lowercased() == wanted.lowercased() }) {
+        // fontconfig always answers with some font, so "not installed" is a match of another
+        // family than the pattern's (compared case-insensitively); a generic name such as
+        // "sans-serif" asks for whatever family fontconfig's configuration maps it to.
+        if let wanted, !genericFamilies.contains(wanted.lowercased()),
+            !families(of: match).contains(where: { $0.lowercased() == wanted.lowercased() })
+        {
             let found = families(of: match).first ?? path
             throw .patternUnmatched(pattern: pattern, found: "\(found) (\(path))", package: debianPackage(for: wanted))
         }
@@ -153,6 +158,11 @@ public final class FontLibrary {
         return names
     }
 }
+
+/// fontconfig's aliases, which name no family of their own (its conf.d maps them to installed ones).
+let genericFamilies: Set<String> = [
+    "sans-serif", "sans", "serif", "monospace", "mono", "system-ui", "emoji", "math", "cursive", "fantasy",
+]
 
 /// The Debian package that installs a family named in a pattern, for the error's fix.
 func debianPackage(for family: String) -> String? {

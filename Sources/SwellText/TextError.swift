@@ -19,8 +19,9 @@ public enum TextError: Error, Equatable, CustomStringConvertible {
         case .notAFont(let file, let code):
             return "\(file) is not a font FreeType can open (FreeType error \(code)); give a TrueType or OpenType file"
         case .patternUnmatched(let pattern, let found, let package):
-            let install = package.map { "; install Debian's \($0)" } ?? "; check the family with fc-list"
-            return "no installed font matches \"\(pattern)\": fontconfig's closest is \(found)\(install)"
+            let install = package.map { "install Debian's \($0) or " } ?? ""
+            return "no installed font matches \"\(pattern)\": fontconfig's closest is \(found); "
+                + "\(install)name an installed family (fc-list : family lists them)"
         case .badPattern(let pattern):
             return "\"\(pattern)\" is not a fontconfig pattern (fc-match syntax, e.g. \"DejaVu Sans:bold\")"
         case .badSize(let size):

@@ -90,6 +90,18 @@ import Testing
         #expect(try SwellProcess.run(["dump", "wave", "--size", "8x8", "--frames", "5..2", "-o", folder]).status == 64)
     }
 
+    @Test func aFontThatIsNotInstalledExitsWithDataErrorNamingItsPath() throws {
+        let folder = try temporaryFolder()
+        let page = #"{"layers": [{"scene": "text", "parameters": {"text": "Hi", "font": "Nosuchfamily Sans"}}]}"#
+        try Data(page.utf8).write(to: URL(fileURLWithPath: folder + "/fonts.json"))
+        let result = try SwellProcess.run([
+            "dump", folder + "/fonts.json", "--size", "8x8", "--frames", "0", "-o", folder + "/out",
+        ])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("$.layers[0].parameters.font: no installed font matches \"Nosuchfamily Sans\""))
+        #expect(result.stderr.contains("fc-list : family"))
+    }
+
     /// The slideshow checks every file's header at start-up (a file that is not a PNG stops it
     /// there, named), and decodes each picture only when it is shown: one that turns out to be
     /// truncated is reported and skipped, and the run goes on.

@@ -49,6 +49,67 @@ import Testing
         for line in lines { #expect(measured(line, size: 30) <= 200, "\(line)") }
     }
 
+    /// A width between the two texts' widths at `size`: the first fits, the second does not.
+    func width(fitting fits: String, notFitting overflows: String, size: Double = 30) -> Double {
+        let (low, high) = (measured(fits, size: size), measured(overflows, size: size))
+        #expect(low < high, "\"\(fits)\" is narrower than \"\(overflows)\"")
+        return (low + high) / 2
+    }
+
+    // The cases below are ones the old wrapper (spaces and hyphens only, then any character)
+    // got wrong; the expected lines follow UAX #14 (rule named) and greedy fitting.
+
+    @Test func anExclamationMarkAfterASpaceGoesWithItsWord() {
+        // LB13: no break before "!" even after a space; the old wrapper left "!" alone on a line.
+        let text = "Bonjour tout le monde !"
+        let frame = width(fitting: "Bonjour tout le monde", notFitting: text)
+        #expect(Self.scene(["size": .number(30)]).lines(of: text, width: frame) == ["Bonjour tout le", "monde !"])
+    }
+
+    @Test func ideographsFillALineAndClosingPunctuationStaysWithTheLastOne() {
+        let scene = Self.scene(["size": .number(30)])
+        // LB31: a break between any two ideographs, so the line after "Tokyo " is filled
+        // (the old wrapper moved all of 東京都庁舎 to the next line).
+        let wide = width(fitting: "Tokyo 東京", notFitting: "Tokyo 東京都")
+        #expect(scene.lines(of: "Tokyo 東京都庁舎", width: wide) == ["Tokyo 東京", "都庁舎"])
+        // LB13: no break before "。" or "…" (the old one cut between any characters here).
+        let four = width(fitting: "東京都庁", notFitting: "東京都庁。")
+        #expect(scene.lines(of: "東京都庁。", width: four) == ["東京都", "庁。"])
+        #expect(scene.lines(of: "東京都庁…", width: width(fitting: "東京都庁", notFitting: "東京都庁…")) == ["東京都", "庁…"])
+    }
+
+    @Test func aURLWrapsAfterItsSlashesAsGreedyFittingOfTheStandardsPiecesSays() {
+        // LB13 (× SY, × IS), LB29 (IS × AL), LB25 (SY × NU): these are the only pieces.
+        let pieces = ["https://", "example.com/", "menu/2026/", "today"]
+        let scene = Self.scene(["size": .number(30)])
+        let widest = pieces.map { measured($0, size: 30) }.max()!
+        for width in [widest + 1, widest + 60, widest + 150, 400] {
+            // Greedy over the pieces, measured by the reference typesetter.
+            var expected: [String] = []
+            for piece in pieces {
+                if let last = expected.last, measured(last + piece, size: 30) <= width {
+                    expected[expected.count - 1] = last + piece
+                } else {
+                    expected.append(piece)
+                }
+            }
+            #expect(scene.lines(of: pieces.joined(), width: width) == expected, "\(width) px")
+        }
+    }
+
+    @Test func lineSeparatorsAndCRLFStartNewLinesAndANoBreakSpaceHolds() {
+        let scene = Self.scene(["size": .number(30)])
+        // LB4/LB5: U+2028 and CR LF are hard breaks (the old one split at "\n" only).
+        let lines = scene.lines(of: "Line one\u{2028}Line two\r\nthree\n", width: 1000)
+        #expect(lines == ["Line one", "Line two", "three", ""])
+        // LB12: no break after a no-break space, so "10 min" moves down whole.
+        let tram = width(fitting: "Tram in 10", notFitting: "Tram in 10\u{A0}min")
+        #expect(scene.lines(of: "Tram in 10\u{A0}min", width: tram) == ["Tram in", "10\u{A0}min"])
+        // LB25: no break inside a number.
+        let pi = width(fitting: "π = 3.", notFitting: "π = 3.14159")
+        #expect(scene.lines(of: "π = 3.14159", width: pi) == ["π =", "3.14159"])
+    }
+
     @Test func maxLinesCutsTheTextAndEndsTheLastLineInAnEllipsis() {
         let scene = Self.scene(["size": .number(30), "maxLines": .number(2)])
         let all = Self.scene(["size": .number(30)]).lines(of: Self.prose, width: 300)

@@ -2,13 +2,14 @@
 # The package groups each script needs are named here, so there is one list to keep current.
 
 # Building swell: pkg-config finds libpng and libdrm; libjpeg reads the slideshow's photographs.
-# Text (SwellText): FreeType, HarfBuzz, fontconfig and FriBiDi; DejaVu is the default font, the
-# bench list's fonts and the tests'. The tests also compare shaping with HarfBuzz's hb-shape
+# Text (SwellText): FreeType, HarfBuzz, fontconfig, FriBiDi and libunibreak (UAX #14 line
+# breaking for text elements); DejaVu is the default font, the bench list's fonts and the
+# tests'. The tests also compare shaping with HarfBuzz's hb-shape
 # (libharfbuzz-bin), resolve "Quicksand:bold" (the rounded title) and shape Arabic, Hebrew and
 # Devanagari with Noto (fonts-noto-core, 42 MB: a kiosk that shows only Latin text can drop it).
 # binutils: objcopy writes the version into the binary (scripts/build).
 SWELL_BUILD_PACKAGES=(pkg-config libpng-dev libdrm-dev libjpeg-dev
-    libfreetype-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev fonts-dejavu-core
+    libfreetype-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev libunibreak-dev fonts-dejavu-core
     libharfbuzz-bin fonts-quicksand fonts-noto-core binutils)
 # The Debian package (scripts/package): dpkg-shlibdeps (dpkg-dev) computes its Depends, lintian
 # checks it, python3 writes the man page and completion; debootstrap makes the fresh Debian 12

@@ -201,6 +201,11 @@ func parseLayer(_ field: JSONField, allowsFileMembers: Bool, problems list: inou
             guard let value = list.check({ () throws(JSONFieldError) in try parameters[key] }) else { continue }
             if let parsed = list.check({ () throws(JSONFieldError) in try parseParameter(value, spec) }) {
                 settings.set(key, parsed)
+                // A font the file names must be installed: drawing it in another would hide the
+                // mistake (only a default font may fall back, see ButtonScene's LabelText).
+                if key == "font", case .text(let font) = parsed, let problem = fontProblem(font) {
+                    list.problems.append("\(value.path): \(problem)")
+                }
             }
         }
     }

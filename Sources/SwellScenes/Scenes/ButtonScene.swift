@@ -13,7 +13,7 @@ public struct ButtonScene: Scene {
     static func parameters(field: Bool) -> [ParameterSpec] {
         [
             .text("label", field ? "Name" : "Button", field ? "the placeholder shown in the empty field" : "the label"),
-            .text("font", "Quicksand:bold", "a fontconfig pattern for the label"),
+            .text("font", LabelText.defaultPattern, "a fontconfig pattern, or a font file's path, for the label"),
             .number("size", 24, in: 4...500, "label size, px"),
             .color("color", field ? "#FFFFFF" : "#FF3B30", "the rounded rectangle"),
             .color("textColor", field ? "#C7C7CD" : "#FFFFFF", field ? "the placeholder" : "the label"),
@@ -82,13 +82,17 @@ public struct ButtonScene: Scene {
 
 /// A label's font and caches (a class: shared by copies of the scene).
 final class LabelText: @unchecked Sendable {
+    static let defaultPattern = "Quicksand:bold"
     let typesetter = Typesetter(glyphBudget: 2 << 20)
     let font: Font
 
+    /// Only the default pattern falls back (to DejaVu Sans Bold, a dependency of the package:
+    /// Quicksand is only recommended); a font the scene file names was checked when it loaded.
     init?(pattern: String) {
+        let fonts = typesetter.fonts
         guard
-            let font = (try? typesetter.fonts.font(pattern: pattern))
-                ?? (try? typesetter.fonts.font(pattern: "DejaVu Sans:bold"))
+            let font = (try? fonts.font(named: pattern))
+                ?? (pattern == Self.defaultPattern ? try? fonts.font(pattern: "DejaVu Sans:bold") : nil)
         else { return nil }
         self.font = font
     }

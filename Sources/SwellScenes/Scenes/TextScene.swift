@@ -3,7 +3,7 @@ import SwellText
 
 /// `text`: a string set in a font, wrapped into the frame's width, aligned on both axes.
 ///
-/// Wrapping is greedy at line-break opportunities (`LineBreaks`); a word wider than the frame
+/// Wrapping is greedy at UAX #14 line-break opportunities (`lineBreaks(in:)`, libunibreak); a word wider than the frame
 /// is broken between characters. With `maxLines`, the last kept line ends in "…". The text is
 /// laid out again only when its string (a `clock` value) or the frame size changes, so a warm
 /// frame appends the kept run and allocates nothing.

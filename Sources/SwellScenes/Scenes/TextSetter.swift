@@ -7,11 +7,10 @@ final class TextSetter: @unchecked Sendable {
     let font: Font
     let features: TextFeatures
 
-    /// `pattern` is a font file when it names one (contains "/"), else a fontconfig pattern.
+    /// `pattern` is a font file when it names one (contains "/"), else a fontconfig pattern; nil
+    /// when it does not resolve (scene files refuse such a font when they load, `fontProblem`).
     init?(font pattern: String, tabular: Bool) {
-        let fonts = typesetter.fonts
-        let found = pattern.contains("/") ? try? fonts.font(file: pattern) : try? fonts.font(pattern: pattern)
-        guard let font = found ?? (try? fonts.font(pattern: "DejaVu Sans")) else { return nil }
+        guard let font = try? typesetter.fonts.font(named: pattern) else { return nil }
         self.font = font
         features = tabular ? ((try? TextFeatures(["tnum"])) ?? .none) : .none
     }
@@ -76,22 +75,43 @@ final class TextSetter: @unchecked Sendable {
 
 /// Greedy line wrapping: each line takes as many break-separated pieces as fit `width`.
 ///
-/// Break opportunities follow UAX #14's common cases: after spaces (which hang at the line's
-/// end and are not measured), after a hyphen or en dash between letters, and a hard break at
-/// "\n". A piece wider than the whole width is broken between characters.
+/// Breaks follow UAX #14 (libunibreak, `lineBreaks(in:)`): hard breaks ("\n", "\r\n", U+2028,
+/// U+2029, …) end a paragraph, and a line may end only at a break opportunity: after spaces
+/// (which hang at the line's end and are not measured), after a hyphen, between ideographs,
+/// never before "!", "…" or a closing bracket, nor inside "3.14" or after a no-break space. A
+/// piece wider than the whole width is broken between characters.
 struct LineWrapper {
     let measure: (Substring) -> Double
     let width: Double
 
+    /// The characters that end a paragraph, dropped from its last line.
+    static let hardBreaks: Set<Character> = ["\n", "\r\n", "\r", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}"]
+
     func lines(of text: String) -> [Substring] {
-        text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { wrap($0) }
+        var lines: [Substring] = []
+        var start = text.startIndex
+        var cuts: [Substring.Index] = []
+        for cut in lineBreaks(in: text[...]) {
+            cuts.append(cut.end)
+            guard cut.isMandatory else { continue }
+            var paragraph = text[start..<cut.end]
+            if let last = paragraph.last, Self.hardBreaks.contains(last) { paragraph = paragraph.dropLast() }
+            cuts[cuts.count - 1] = paragraph.endIndex
+            lines += wrap(paragraph, at: cuts)
+            start = cut.end
+            cuts = []
+        }
+        // After a final hard break (or in an empty text) an empty line follows.
+        if start == text.endIndex, text.last.map(Self.hardBreaks.contains) ?? true { lines.append(text[start...]) }
+        return lines
     }
 
-    func wrap(_ paragraph: Substring) -> [Substring] {
+    /// `paragraph` (no hard break inside) wrapped at its break opportunities `cuts`, its end last.
+    func wrap(_ paragraph: Substring, at cuts: [Substring.Index]) -> [Substring] {
         var lines: [Substring] = []
         var start = paragraph.startIndex
         var end = start
-        for cut in Self.breaks(in: paragraph) {
+        for cut in cuts {
             if end > start, measure(Self.trimmed(paragraph[start..<cut])) > width {
                 lines.append(Self.trimmed(paragraph[start..<end]))
                 start = end
@@ -123,25 +143,5 @@ struct LineWrapper {
         var end = s.endIndex
         while end > s.startIndex, s[s.index(before: end)] == " " { end = s.index(before: end) }
         return s[s.startIndex..<end]
-    }
-
-    /// The indices where a line may end (after the break), the paragraph's end last.
-    static func breaks(in paragraph: Substring) -> [Substring.Index] {
-        var cuts: [Substring.Index] = []
-        var i = paragraph.startIndex
-        while i < paragraph.endIndex {
-            let c = paragraph[i]
-            let next = paragraph.index(after: i)
-            let nextIsSpace = next < paragraph.endIndex && paragraph[next] == " "
-            if c == " " && !nextIsSpace { cuts.append(next) }
-            if c == "-" || c == "–", i > paragraph.startIndex, paragraph[paragraph.index(before: i)].isLetter,
-                next < paragraph.endIndex, paragraph[next].isLetter
-            {
-                cuts.append(next)
-            }
-            i = next
-        }
-        if cuts.last != paragraph.endIndex { cuts.append(paragraph.endIndex) }
-        return cuts
     }
 }
