@@ -227,6 +227,32 @@ import Testing
             """)
     }
 
+    /// A tapped placed button bulges as far above and left of its frame as below and right of it
+    /// (a surface placed at the frame's corner cannot draw up or left of it, which cut the top
+    /// and left bulges off). One at the screen's left edge still draws and bulges to the right.
+    @Test func aPlacedButtonBulgesEquallyOnAllFourSides() throws {
+        func extents(x: Int) throws -> (top: Int, bottom: Int, left: Int, right: Int) {
+            let player = try Self.player(
+                """
+                {"background": "#FFFFFF", "layers": [{"scene": "button", "frame": {"x": \(x), "y": 100, "width": 200, "height": 60},
+                  "parameters": {"label": "OK", "color": "#000000", "textColor": "#000000", "cornerRadius": 0, "overshoot": 20}}]}
+                """)
+            player.screen = FrameSize(width: 640, height: 360)
+            Self.tap(player, x: Double(x) + 100, y: 130, at: 0)
+            let buffer = PixelBuffer(width: 640, height: 360)
+            player.render(at: 0.25, into: buffer.surface)  // the outward spring's end: the widest bulge
+            func dark(_ px: Int, _ py: Int) -> Bool { buffer.surface.pixel(x: px, y: py) & 0xFF < 0x80 }
+            let column = (0..<360).filter { dark(x + 100, $0) }
+            let row = (0..<640).filter { dark($0, 130) }
+            return (100 - column.first!, column.last! + 1 - 160, x - row.first!, row.last! + 1 - (x + 200))
+        }
+        let middle = try extents(x: 200)
+        #expect(middle.bottom >= 8, "it bulges: \(middle)")
+        #expect(middle.top == middle.bottom && middle.left == middle.right && middle.left == middle.top, "\(middle)")
+        let edge = try extents(x: 0)
+        #expect(edge.left == 0 && edge.right == middle.right && edge.top == middle.top, "\(edge)")
+    }
+
     static func tallPage(buttonAt y: Int = 200) -> String {
         """
         {"height": 1000, "background": "#FFFFFF", "layers": [

@@ -253,13 +253,30 @@ public final class ScenePlayer {
         let rect = frameRect(of: index)
         guard !rect.isEmpty, rect.y1 > 0, rect.y0 < screen.height else { return }
         if pageHeight != nil { tellPlace(rect, to: index) }
+        let visible = roomToBounce(index, frame: rect)
         let start = list.commands.count
         layers[index].render(
-            at: time, size: FrameSize(width: rect.x1 - rect.x0, height: rect.y1 - rect.y0), into: &list.commands)
-        let grow = (layers[index] as? ButtonScene)?.overflow ?? 0
-        let visible = ClipRect(x0: rect.x0 - grow, y0: rect.y0 - grow, x1: rect.x1 + grow, y1: rect.y1 + grow)
-        let origin = PixelOrigin(x: rect.x0, y: rect.y0)
+            at: time, size: FrameSize(width: visible.x1 - visible.x0, height: visible.y1 - visible.y0),
+            into: &list.commands)
+        let origin = PixelOrigin(x: visible.x0, y: visible.y0)
         for op in start..<list.commands.count { list.commands[op] = placed(list.commands[op], at: origin, in: visible) }
+    }
+
+    /// The area element `index` draws into: its frame, or a button's frame grown by the room its
+    /// bulge needs. Drawing starts at the area's top-left corner (a surface placed there cannot
+    /// reach up or left of it), so the button learns where its frame lies inside the area; only
+    /// when that changes, as re-boxing the scene costs an allocation.
+    private func roomToBounce(_ index: Int, frame rect: ClipRect) -> ClipRect {
+        guard var button = layers[index] as? ButtonScene else { return rect }
+        let grow = button.overflow
+        // Not left of the screen: a surface is placed only from column 0 on.
+        let room = ButtonScene.Room(left: max(0, min(grow, rect.x0)), top: grow, right: grow, bottom: grow)
+        if button.room != room {
+            button.room = room
+            button.laidOutFor = nil
+            layers[index] = button
+        }
+        return ClipRect(x0: rect.x0 - room.left, y0: rect.y0 - grow, x1: rect.x1 + grow, y1: rect.y1 + grow)
     }
 
     /// An element's op moved to its frame: drawn from the frame's origin and clipped to
