@@ -169,6 +169,22 @@ import Testing
         #expect(pages.pageName.hasSuffix("welcome.json"), "Back returns")
     }
 
+    /// The wipe starts at the tap, not at the next frame drawn: a frame mid-wipe is the same
+    /// whether a frame was drawn just after the tap or none until then (fails when the switch
+    /// is dated from the frame after the tap).
+    @Test func aPageSwitchIsDatedFromTheTapNotFromTheNextFrame() throws {
+        let drawnOften = try Self.examplePages()
+        _ = Self.frame(drawnOften, at: 0.4)
+        Self.tap(drawnOften, x: 160, y: 90, at: 0.5)
+        _ = Self.frame(drawnOften, at: 0.65)
+        let drawnSeldom = try Self.examplePages()
+        _ = Self.frame(drawnSeldom, at: 0.4)
+        Self.tap(drawnSeldom, x: 160, y: 90, at: 0.5)
+        let seldom = Self.frame(drawnSeldom, at: 0.9)
+        #expect(seldom == Self.frame(drawnOften, at: 0.9))
+        #expect(drawnSeldom.pageName.hasSuffix("wave-page.json") && !drawnSeldom.isIdle(at: 0.9), "mid-wipe")
+    }
+
     /// The whole page graph is checked at load: a page naming itself, a missing page and a bad
     /// member in a page two steps away are all reported, each with its page's file and path.
     @Test func aBadPageGraphIsRefusedWithEveryPagesProblems() {

@@ -58,7 +58,11 @@ public final class ScenePlayer {
     private var outgoing: PixelBuffer?
     private var snapshotRenderer = FrameRenderer()
     private var switchStart: Double?
-    private var pendingPage: String?
+    /// The time of the frame drawn last: scenes only move forward from it.
+    private var lastRender: Double?
+    /// The page a tap asked for and the tap's time: the switch is made at the next frame but
+    /// dated from the tap, so a frame does not depend on when the frames before it were drawn.
+    private var pendingPage: (name: String, time: Double)?
     private var wipe = Path()
     /// The page switch's wave wipe: the slideshow tutorial's rising wave (amplitude 36 px,
     /// wavelength 314 px), easeOut over 1 s (a page change should feel quicker than a photo's 3 s).
@@ -142,7 +146,7 @@ public final class ScenePlayer {
         guard let action = (layers[button] as? ButtonScene)?.action, action.kind != "none" else { return }
         if action.kind == "page" {
             let name = resolvePage(action.target, from: pageName)
-            if book[name] != nil { pendingPage = name }
+            if book[name] != nil { pendingPage = (name, time) }
             return
         }
         guard let target = placements.firstIndex(where: { $0.id == action.target }),
@@ -167,16 +171,19 @@ public final class ScenePlayer {
         pageName = shown
     }
 
-    /// Shows the page a tap asked for: the current one is drawn once into `outgoing` (at `time`,
-    /// as it was) and put back in the book, and the new one takes its place.
+    /// Shows the page a tap asked for: the current one is drawn once into `outgoing` (as it was
+    /// at the tap) and put back in the book, and the new one takes its place, its wipe dated
+    /// from the tap.
     private func switchPage(at time: Double, screen size: FrameSize) {
-        guard let name = pendingPage, let next = book[name] else { return }
+        guard let (name, tapTime) = pendingPage, let next = book[name] else { return }
         pendingPage = nil
+        // The old page as it was at the tap (not before the last frame drawn).
+        let then = min(time, max(tapTime, lastRender ?? tapTime))
         if outgoing?.surface.width != size.width || outgoing?.surface.height != size.height {
             outgoing = PixelBuffer(width: size.width, height: size.height)
         }
         list.commands.removeAll(keepingCapacity: true)
-        for index in layers.indices { renderLayer(index, at: time, screen: size) }
+        for index in layers.indices { renderLayer(index, at: then, screen: size) }
         if let outgoing { snapshotRenderer.render(list, into: outgoing.surface, tracksDamage: false) }
         list.commands.removeAll(keepingCapacity: true)
         book[pageName] = Page(layers: layers, placements: placements, background: background)
@@ -184,7 +191,7 @@ public final class ScenePlayer {
         (layers, placements, background, pageName) = (next.layers, next.placements, next.background, name)
         pressed = [:]
         toldTops = []
-        switchStart = time
+        switchStart = then
         renderer.invalidate()
     }
 
@@ -240,6 +247,7 @@ public final class ScenePlayer {
         // Release the references the ops hold (paths, images) so scenes can mutate their
         // storage in place next frame instead of copying it.
         list.commands.removeAll(keepingCapacity: true)
+        lastRender = time
         return damage
     }
 
