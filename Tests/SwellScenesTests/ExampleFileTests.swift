@@ -28,7 +28,7 @@ import Testing
 
     @Test(arguments: [
         "wave", "ripples", "elastic", "waveform", "flow", "slideshow", "layers", "strip", "wave-button",
-        "ripple-counter", "menu", "photo-tap", "welcome", "wave-page", "scroll-strip",
+        "ripple-counter", "menu", "photo-tap", "welcome", "wave-page", "scroll-strip", "elastic-form", "loading",
     ])
     func exampleSceneFileLoadsAndRenders(_ name: String) throws {
         let bytes = Self.read(Self.examples + "/\(name).json")
