@@ -269,6 +269,36 @@ import Testing
         #expect(edge.left == 0 && edge.right == middle.right && edge.top == middle.top, "\(edge)")
     }
 
+    /// "N% ± P" places a frame from a share of the screen: a field at x "50% - 100", y "50% + 20",
+    /// width "50% - 40" covers exactly those pixels on two screen sizes; a malformed one is
+    /// refused with its path and the forms allowed.
+    @Test func aShareOfTheScreenPlusPixelsPlacesAFrame() throws {
+        let player = try Self.player(
+            """
+            {"background": "#FFFFFF", "layers": [{"scene": "field",
+              "frame": {"x": "50% - 100", "y": "50% + 20", "width": "50% - 40", "height": 50},
+              "parameters": {"label": "A", "color": "#000000", "textColor": "#000000"}}]}
+            """)
+        for (width, height) in [(640, 360), (400, 600)] {
+            let buffer = PixelBuffer(width: width, height: height)
+            player.render(at: 0, into: buffer.surface)
+            func dark(_ x: Int, _ y: Int) -> Bool { buffer.surface.pixel(x: x, y: y) & 0xFF < 0x80 }
+            let rows = (0..<height).filter { y in (0..<width).contains { dark($0, y) } }
+            let columns = (0..<width).filter { x in (0..<height).contains { dark(x, $0) } }
+            #expect(rows.first == height / 2 + 20 && rows.last == height / 2 + 69, "\(width)x\(height)")
+            #expect(columns.first == width / 2 - 100, "\(width)x\(height)")
+            #expect(columns.last == width / 2 - 100 + width / 2 - 40 - 1, "\(width)x\(height)")
+        }
+        do {
+            _ = try Self.player(#"{"layers": [{"scene": "field", "frame": {"x": "50% -100"}}]}"#)
+            Issue.record("accepted")
+        } catch {
+            #expect(error.problems.count == 1, "\(error.problems)")
+            #expect(error.problems.first?.contains("$.layers[0].frame.x") == true, "\(error.problems)")
+            #expect(error.problems.first?.contains("like \"50% - 120\", got \"50% -100\"") == true, "\(error.problems)")
+        }
+    }
+
     static func tallPage(buttonAt y: Int = 200) -> String {
         """
         {"height": 1000, "background": "#FFFFFF", "layers": [
