@@ -12,13 +12,16 @@ import SwellText
 /// edge, where a placed surface cannot start), with the panel inset by that room.
 public struct ButtonScene: Scene {
     static func parameters(field: Bool) -> [ParameterSpec] {
-        [
+        let padding: [ParameterSpec] =
+            field ? [.number("padding", 10, in: 0...10000, "gap between the placeholder and the left edge, px")] : []
+        return [
             .text("label", field ? "Name" : "Button", field ? "the placeholder shown in the empty field" : "the label"),
             .text("font", "Quicksand:bold", "a fontconfig pattern for the label"),
             .number("size", 24, in: 4...500, "label size, px"),
             .color("color", field ? "#FFFFFF" : "#FF3B30", "the rounded rectangle"),
             .color("textColor", field ? "#C7C7CD" : "#FFFFFF", field ? "the placeholder" : "the label"),
             .number("cornerRadius", 8, in: 0...10000, "corner radius, px"),
+        ] + padding + [
             .number("overshoot", 10, in: -1000...1000, "how far the edge midpoints bounce out (negative: in), px"),
             .number("outDuration", 0.25, in: 0.01...60, "seconds of the outward spring"),
             .number("outDamping", 0.9, in: 0.01...10, "damping ratio of the outward spring"),
@@ -49,6 +52,7 @@ public struct ButtonScene: Scene {
     let text: String
     let textColor: Color
     let textSize: Double
+    let padding: Double
     let label: LabelText?
     var run = GlyphRun()
     var laidOutFor: FrameSize?
@@ -74,6 +78,7 @@ public struct ButtonScene: Scene {
         text = settings.text("label")
         textColor = settings.color("textColor")
         textSize = settings.number("size")
+        padding = isField ? settings.number("padding") : 0
         label = LabelText(pattern: settings.text("font"))
         overflow = Int(abs(settings.number("overshoot")).rounded(.up)) + 2
         action = PageAction(kind: settings.text("action"), target: settings.text("target"))
@@ -91,7 +96,8 @@ public struct ButtonScene: Scene {
         if laidOutFor != size {
             run.removeAll()
             let frame = FrameSize(width: max(0, Int(x1 - x0)), height: max(0, Int(y1 - y0)))
-            label.layout(text, size: textSize, in: frame, at: (x0, y0), centred: !isField, into: &run)
+            label.layout(
+                text, size: textSize, in: frame, at: (x0, y0), padding: isField ? padding : nil, into: &run)
             laidOutFor = size
         }
         ops.append(.draw(DrawCommand(.glyphs(run), color: textColor)))
@@ -113,15 +119,15 @@ final class LabelText: @unchecked Sendable {
         self.font = font
     }
 
-    /// Centred in `frame` (or 10 px from its left edge, as the tutorial insets a field's text),
-    /// its baseline placed so the capitals sit in the middle.
+    /// Centred in `frame`, or `padding` px from its left edge (the tutorial insets a field's
+    /// text by 10 pt), its baseline placed so the capitals sit in the middle.
     func layout(
-        _ text: String, size: Double, in frame: FrameSize, at corner: (x: Double, y: Double), centred: Bool,
+        _ text: String, size: Double, in frame: FrameSize, at corner: (x: Double, y: Double), padding: Double?,
         into run: inout GlyphRun
     ) {
         let line = typesetter.shape(text, font: font, features: .none)
         let width = line.advance * size
-        let x = corner.x + (centred ? ((Double(frame.width) - width) / 2).rounded() : 10)
+        let x = corner.x + (padding ?? ((Double(frame.width) - width) / 2).rounded())
         let y = corner.y + ((Double(frame.height) + size * 0.7) / 2).rounded()
         try? typesetter.layout(text, font: font, size: size, x: x, y: y, into: &run)
     }
