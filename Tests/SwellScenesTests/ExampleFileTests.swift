@@ -47,7 +47,7 @@ import Testing
         withExtendedLifetime(buffer) {}
     }
 
-    @Test(arguments: ["tap", "drag", "drag-up"])
+    @Test(arguments: ["tap", "drag", "drag-up", "form-taps", "demo-1080p"])
     func exampleTouchScriptParses(_ name: String) throws {
         let script = try parseTouchScript(bytes: Self.read(Self.examples + "/input/\(name).json"), name: name)
         #expect(script.events.first?.phase == .began)
