@@ -28,7 +28,7 @@ import Testing
 
     @Test(arguments: [
         "wave", "ripples", "elastic", "waveform", "flow", "slideshow", "layers", "strip", "wave-button",
-        "ripple-counter", "menu", "photo-tap", "welcome", "wave-page", "scroll-strip",
+        "ripple-counter", "menu", "photo-tap", "welcome", "wave-page", "scroll-strip", "elastic-form", "loading",
     ])
     func exampleSceneFileLoadsAndRenders(_ name: String) throws {
         let bytes = Self.read(Self.examples + "/\(name).json")
@@ -47,7 +47,7 @@ import Testing
         withExtendedLifetime(buffer) {}
     }
 
-    @Test(arguments: ["tap", "drag", "drag-up"])
+    @Test(arguments: ["tap", "drag", "drag-up", "form-taps", "demo-1080p"])
     func exampleTouchScriptParses(_ name: String) throws {
         let script = try parseTouchScript(bytes: Self.read(Self.examples + "/input/\(name).json"), name: name)
         #expect(script.events.first?.phase == .began)

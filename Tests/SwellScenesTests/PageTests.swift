@@ -193,6 +193,22 @@ import Testing
         #expect(pages.pageName.hasSuffix("welcome.json"), "Back returns")
     }
 
+    /// The wipe starts at the tap, not at the next frame drawn: a frame mid-wipe is the same
+    /// whether a frame was drawn just after the tap or none until then (fails when the switch
+    /// is dated from the frame after the tap).
+    @Test func aPageSwitchIsDatedFromTheTapNotFromTheNextFrame() throws {
+        let drawnOften = try Self.examplePages()
+        _ = Self.frame(drawnOften, at: 0.4)
+        Self.tap(drawnOften, x: 160, y: 90, at: 0.5)
+        _ = Self.frame(drawnOften, at: 0.65)
+        let drawnSeldom = try Self.examplePages()
+        _ = Self.frame(drawnSeldom, at: 0.4)
+        Self.tap(drawnSeldom, x: 160, y: 90, at: 0.5)
+        let seldom = Self.frame(drawnSeldom, at: 0.9)
+        #expect(seldom == Self.frame(drawnOften, at: 0.9))
+        #expect(drawnSeldom.pageName.hasSuffix("wave-page.json") && !drawnSeldom.isIdle(at: 0.9), "mid-wipe")
+    }
+
     /// The whole page graph is checked at load: a page naming itself, a missing page and a bad
     /// member in a page two steps away are all reported, each with its page's file and path.
     @Test func aBadPageGraphIsRefusedWithEveryPagesProblems() {
@@ -249,6 +265,62 @@ import Testing
               {"scene": "button", "frame": {"x": 110, "y": 90, "width": 200, "height": 100}},
               {"scene": "ripples"}]}
             """)
+    }
+
+    /// A tapped placed button bulges as far above and left of its frame as below and right of it
+    /// (a surface placed at the frame's corner cannot draw up or left of it, which cut the top
+    /// and left bulges off). One at the screen's left edge still draws and bulges to the right.
+    @Test func aPlacedButtonBulgesEquallyOnAllFourSides() throws {
+        func extents(x: Int) throws -> (top: Int, bottom: Int, left: Int, right: Int) {
+            let player = try Self.player(
+                """
+                {"background": "#FFFFFF", "layers": [{"scene": "button", "frame": {"x": \(x), "y": 100, "width": 200, "height": 60},
+                  "parameters": {"label": "OK", "color": "#000000", "textColor": "#000000", "cornerRadius": 0, "overshoot": 20}}]}
+                """)
+            player.screen = FrameSize(width: 640, height: 360)
+            Self.tap(player, x: Double(x) + 100, y: 130, at: 0)
+            let buffer = PixelBuffer(width: 640, height: 360)
+            player.render(at: 0.25, into: buffer.surface)  // the outward spring's end: the widest bulge
+            func dark(_ px: Int, _ py: Int) -> Bool { buffer.surface.pixel(x: px, y: py) & 0xFF < 0x80 }
+            let column = (0..<360).filter { dark(x + 100, $0) }
+            let row = (0..<640).filter { dark($0, 130) }
+            return (100 - column.first!, column.last! + 1 - 160, x - row.first!, row.last! + 1 - (x + 200))
+        }
+        let middle = try extents(x: 200)
+        #expect(middle.bottom >= 8, "it bulges: \(middle)")
+        #expect(middle.top == middle.bottom && middle.left == middle.right && middle.left == middle.top, "\(middle)")
+        let edge = try extents(x: 0)
+        #expect(edge.left == 0 && edge.right == middle.right && edge.top == middle.top, "\(edge)")
+    }
+
+    /// "N% ± P" places a frame from a share of the screen: a field at x "50% - 100", y "50% + 20",
+    /// width "50% - 40" covers exactly those pixels on two screen sizes; a malformed one is
+    /// refused with its path and the forms allowed.
+    @Test func aShareOfTheScreenPlusPixelsPlacesAFrame() throws {
+        let player = try Self.player(
+            """
+            {"background": "#FFFFFF", "layers": [{"scene": "field",
+              "frame": {"x": "50% - 100", "y": "50% + 20", "width": "50% - 40", "height": 50},
+              "parameters": {"label": "A", "color": "#000000", "textColor": "#000000"}}]}
+            """)
+        for (width, height) in [(640, 360), (400, 600)] {
+            let buffer = PixelBuffer(width: width, height: height)
+            player.render(at: 0, into: buffer.surface)
+            func dark(_ x: Int, _ y: Int) -> Bool { buffer.surface.pixel(x: x, y: y) & 0xFF < 0x80 }
+            let rows = (0..<height).filter { y in (0..<width).contains { dark($0, y) } }
+            let columns = (0..<width).filter { x in (0..<height).contains { dark(x, $0) } }
+            #expect(rows.first == height / 2 + 20 && rows.last == height / 2 + 69, "\(width)x\(height)")
+            #expect(columns.first == width / 2 - 100, "\(width)x\(height)")
+            #expect(columns.last == width / 2 - 100 + width / 2 - 40 - 1, "\(width)x\(height)")
+        }
+        do {
+            _ = try Self.player(#"{"layers": [{"scene": "field", "frame": {"x": "50% -100"}}]}"#)
+            Issue.record("accepted")
+        } catch {
+            #expect(error.problems.count == 1, "\(error.problems)")
+            #expect(error.problems.first?.contains("$.layers[0].frame.x") == true, "\(error.problems)")
+            #expect(error.problems.first?.contains("like \"50% - 120\", got \"50% -100\"") == true, "\(error.problems)")
+        }
     }
 
     static func tallPage(buttonAt y: Int = 200) -> String {

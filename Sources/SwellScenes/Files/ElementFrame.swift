@@ -6,6 +6,8 @@ import SwellRaster
 ///     {"left": 0, "right": 0, "bottom": 0, "height": 300}    anchors to edges, pixels
 ///     {"x": "25%", "y": 40, "width": "50%", "height": 120}   a rectangle; "N%" is a share
 ///                                                            of the screen's width or height
+///     {"x": "50% - 390", "width": 780}                       a share plus or minus pixels:
+///                                                            placed from the screen's middle
 ///
 /// Each axis takes at most two of its start (`x` or `left`; `y` or `top`), end (`right`,
 /// `bottom`: distance from that edge) and size (`width`, `height`); a missing size spans what the
@@ -13,15 +15,17 @@ import SwellRaster
 /// the screen's size and rotation. Whole pixels (rounded), so a placed element draws exactly the
 /// bytes it draws alone at its frame's size.
 public struct ElementFrame: Equatable, Sendable {
-    /// A length: pixels, or a share of the screen's extent on its axis.
+    /// A length: pixels, a share of the screen's extent on its axis, or a share plus pixels.
     public enum Length: Equatable, Sendable {
         case pixels(Double)
         case share(Double)
+        case shareAndPixels(Double, Double)
 
         func resolved(_ extent: Int) -> Double {
             switch self {
             case .pixels(let p): return p
             case .share(let s): return s * Double(extent)
+            case .shareAndPixels(let s, let p): return s * Double(extent) + p
             }
         }
     }
@@ -112,21 +116,31 @@ func parseElementFrame(_ field: JSONField, problems list: inout ProblemList) -> 
     return list.problems.count == before ? frame : nil
 }
 
-/// A length: a number of pixels (a size at least 1) or "N%" with N in 0...100 for a size,
-/// -100...100 for a position.
+/// A length: a number of pixels (a size at least 1), "N%" with N in 0...100 for a size,
+/// -100...100 for a position, or "N% + P" / "N% - P" (a share plus or minus P pixels, P in
+/// 0...100000: a size may then come out below 1 px on a small screen, and draws nothing).
 private func parseLength(_ field: JSONField, isSize: Bool) throws(JSONFieldError) -> ElementFrame.Length {
     let sizeRange: ClosedRange<Double> = 1...100_000
     let positionRange: ClosedRange<Double> = -100_000...100_000
-    if case .string(let text) = field.value {
-        let digits = text.hasSuffix("%") ? String(text.dropLast()) : ""
-        guard let percent = Double(digits), percent.isFinite,
-            (isSize ? 0.01...100 : -100...100).contains(percent)
-        else {
-            throw field.failure(
-                "expected pixels (a number) or a share of the screen like \"50%\" (\(isSize ? "0.01" : "-100")% to 100%), got \"\(text)\""
-            )
-        }
-        return .share(percent / 100)
+    guard case .string(let text) = field.value else {
+        return .pixels(try field.number(in: isSize ? sizeRange : positionRange))
     }
-    return .pixels(try field.number(in: isSize ? sizeRange : positionRange))
+    guard let (percent, pixels) = shareAndPixels(text), (isSize ? 0.01...100 : -100...100).contains(percent) else {
+        throw field.failure(
+            "expected pixels (a number), a share of the screen like \"50%\" (\(isSize ? "0.01" : "-100")% to 100%) or a share plus or minus pixels like \"50% - 120\", got \"\(text)\""
+        )
+    }
+    return pixels.map { .shareAndPixels(percent / 100, $0) } ?? .share(percent / 100)
+}
+
+/// "N%" as (N, nil); "N% + P" or "N% - P" as (N, ±P), P in 0...100000; nil otherwise.
+private func shareAndPixels(_ text: String) -> (Double, Double?)? {
+    guard let sign = text.firstIndex(of: "%") else { return nil }
+    guard let percent = Double(text[..<sign]), percent.isFinite else { return nil }
+    let rest = text[text.index(after: sign)...].split(separator: " ")
+    if rest.isEmpty { return (percent, nil) }
+    guard rest.count == 2, rest[0] == "+" || rest[0] == "-", let pixels = Double(rest[1]),
+        (0...100_000).contains(pixels)
+    else { return nil }
+    return (percent, rest[0] == "-" ? -pixels : pixels)
 }

@@ -61,7 +61,11 @@ public final class ScenePlayer {
     private var outgoing: PixelBuffer?
     private var snapshotRenderer = FrameRenderer()
     private var switchStart: Double?
-    private var pendingPage: String?
+    /// The time of the frame drawn last: scenes only move forward from it.
+    private var lastRender: Double?
+    /// The page a tap asked for and the tap's time: the switch is made at the next frame but
+    /// dated from the tap, so a frame does not depend on when the frames before it were drawn.
+    private var pendingPage: (name: String, time: Double)?
     private var wipe = Path()
     /// The page switch's wave wipe: the slideshow tutorial's rising wave (amplitude 36 px,
     /// wavelength 314 px), easeOut over 1 s (a page change should feel quicker than a photo's 3 s).
@@ -171,7 +175,7 @@ public final class ScenePlayer {
         guard let action = (layers[button] as? ButtonScene)?.action, action.kind != "none" else { return }
         if action.kind == "page" {
             let name = resolvePage(action.target, from: pageName)
-            if book[name] != nil { pendingPage = name }
+            if book[name] != nil { pendingPage = (name, time) }
             return
         }
         guard let target = placements.firstIndex(where: { $0.id == action.target }),
@@ -196,16 +200,19 @@ public final class ScenePlayer {
         pageName = shown
     }
 
-    /// Shows the page a tap asked for: the current one is drawn once into `outgoing` (at `time`,
-    /// as it was) and put back in the book, and the new one takes its place.
+    /// Shows the page a tap asked for: the current one is drawn once into `outgoing` (as it was
+    /// at the tap) and put back in the book, and the new one takes its place, its wipe dated
+    /// from the tap.
     private func switchPage(at time: Double, screen size: FrameSize) {
-        guard let name = pendingPage, let next = book[name] else { return }
+        guard let (name, tapTime) = pendingPage, let next = book[name] else { return }
         pendingPage = nil
+        // The old page as it was at the tap (not before the last frame drawn).
+        let then = min(time, max(tapTime, lastRender ?? tapTime))
         if outgoing?.surface.width != size.width || outgoing?.surface.height != size.height {
             outgoing = PixelBuffer(width: size.width, height: size.height)
         }
         list.commands.removeAll(keepingCapacity: true)
-        for index in layers.indices { renderLayer(index, at: time, screen: size) }
+        for index in layers.indices { renderLayer(index, at: then, screen: size) }
         if let outgoing { snapshotRenderer.render(list, into: outgoing.surface, tracksDamage: false) }
         list.commands.removeAll(keepingCapacity: true)
         book[pageName] = Page(layers: layers, placements: placements, background: background)
@@ -214,7 +221,7 @@ public final class ScenePlayer {
         pressed = [:]
         toldTops = []
         liveSources = Self.liveSources(layers, placements)
-        switchStart = time
+        switchStart = then
         renderer.invalidate()
     }
 
@@ -270,6 +277,7 @@ public final class ScenePlayer {
         // Release the references the ops hold (paths, images) so scenes can mutate their
         // storage in place next frame instead of copying it.
         list.commands.removeAll(keepingCapacity: true)
+        lastRender = time
         return damage
     }
 
@@ -283,13 +291,31 @@ public final class ScenePlayer {
         let rect = frameRect(of: index)
         guard !rect.isEmpty, rect.y1 > 0, rect.y0 < screen.height else { return }
         if pageHeight != nil { tellPlace(rect, to: index) }
+        let visible = roomToBounce(index, frame: rect)
         let start = list.commands.count
         layers[index].render(
-            at: time, size: FrameSize(width: rect.x1 - rect.x0, height: rect.y1 - rect.y0), into: &list.commands)
-        let grow = layers[index].overflow
-        let visible = ClipRect(x0: rect.x0 - grow, y0: rect.y0 - grow, x1: rect.x1 + grow, y1: rect.y1 + grow)
-        let origin = PixelOrigin(x: rect.x0, y: rect.y0)
+            at: time, size: FrameSize(width: visible.x1 - visible.x0, height: visible.y1 - visible.y0),
+            into: &list.commands)
+        let origin = PixelOrigin(x: visible.x0, y: visible.y0)
         for op in start..<list.commands.count { list.commands[op] = placed(list.commands[op], at: origin, in: visible) }
+    }
+
+    /// The area element `index` draws into: its frame, or a button's frame grown by the room its
+    /// bulge needs. Drawing starts at the area's top-left corner (a surface placed there cannot
+    /// reach up or left of it), so the button learns where its frame lies inside the area; only
+    /// when that changes, as re-boxing the scene costs an allocation.
+    private func roomToBounce(_ index: Int, frame rect: ClipRect) -> ClipRect {
+        // Only elements that bounce (buttons, fields) are looked at as buttons.
+        let grow = layers[index].overflow
+        guard grow > 0, var button = layers[index] as? ButtonScene else { return rect }
+        // Not left of the screen: a surface is placed only from column 0 on.
+        let room = ButtonScene.Room(left: max(0, min(grow, rect.x0)), top: grow, right: grow, bottom: grow)
+        if button.room != room {
+            button.room = room
+            button.laidOutFor = nil
+            layers[index] = button
+        }
+        return ClipRect(x0: rect.x0 - room.left, y0: rect.y0 - grow, x1: rect.x1 + grow, y1: rect.y1 + grow)
     }
 
     /// An element's op moved to its frame: drawn from the frame's origin and clipped to

@@ -7,17 +7,21 @@ import SwellText
 /// `action` on the element named by `target` when the tap ends inside it (`PageAction`).
 ///
 /// The label is laid out once per frame size into kept storage (no allocation per frame after
-/// the first). The bulge reaches `overshoot` px past the frame, so a placed button's clip is its
-/// frame grown by `overflow`.
+/// the first). The bulge reaches `overshoot` px past the frame, so a placed button draws into
+/// its frame grown by `overflow` on each side (`room`: less on the left at the screen's left
+/// edge, where a placed surface cannot start), with the panel inset by that room.
 public struct ButtonScene: Scene {
     static func parameters(field: Bool) -> [ParameterSpec] {
-        [
+        let padding: [ParameterSpec] =
+            field ? [.number("padding", 10, in: 0...10000, "gap between the placeholder and the left edge, px")] : []
+        return [
             .text("label", field ? "Name" : "Button", field ? "the placeholder shown in the empty field" : "the label"),
             .text("font", LabelText.defaultPattern, "a fontconfig pattern, or a font file's path, for the label"),
             .number("size", 24, in: 4...500, "label size, px"),
             .color("color", field ? "#FFFFFF" : "#FF3B30", "the rounded rectangle"),
             .color("textColor", field ? "#C7C7CD" : "#FFFFFF", field ? "the placeholder" : "the label"),
             .number("cornerRadius", 8, in: 0...10000, "corner radius, px"),
+        ] + padding + [
             .number("overshoot", 10, in: -1000...1000, "how far the edge midpoints bounce out (negative: in), px"),
             .number("outDuration", 0.25, in: 0.01...60, "seconds of the outward spring"),
             .number("outDamping", 0.9, in: 0.01...10, "damping ratio of the outward spring"),
@@ -48,9 +52,24 @@ public struct ButtonScene: Scene {
     let text: String
     let textColor: Color
     let textSize: Double
+    let padding: Double
     let label: LabelText?
     var run = GlyphRun()
     var laidOutFor: FrameSize?
+    /// How far the area drawn into reaches past the frame on each side (zero when not placed).
+    public var room = Room()
+
+    /// Margins around a button's frame in the area it draws into, px.
+    public struct Room: Equatable, Sendable {
+        public var left = 0
+        public var top = 0
+        public var right = 0
+        public var bottom = 0
+
+        public init(left: Int = 0, top: Int = 0, right: Int = 0, bottom: Int = 0) {
+            (self.left, self.top, self.right, self.bottom) = (left, top, right, bottom)
+        }
+    }
 
     public init(_ settings: SceneSettings, isField: Bool) {
         panel = ElasticScene(settings, inset: 0)
@@ -59,6 +78,7 @@ public struct ButtonScene: Scene {
         text = settings.text("label")
         textColor = settings.color("textColor")
         textSize = settings.number("size")
+        padding = isField ? settings.number("padding") : 0
         label = LabelText(pattern: settings.text("font"))
         overflow = Int(abs(settings.number("overshoot")).rounded(.up)) + 2
         action = PageAction(kind: settings.text("action"), target: settings.text("target"))
@@ -67,11 +87,17 @@ public struct ButtonScene: Scene {
     public mutating func handle(_ event: TouchEvent) { panel.handle(event) }
 
     public mutating func render(at time: Double, size: FrameSize, into ops: inout [SceneOp]) {
-        panel.render(at: time, size: size, into: &ops)
+        let x0 = Double(room.left)
+        let y0 = Double(room.top)
+        let x1 = Double(size.width - room.right)
+        let y1 = Double(size.height - room.bottom)
+        panel.renderPanel(at: time, x0: x0, y0: y0, x1: x1, y1: y1, into: &ops)
         guard let label else { return }
         if laidOutFor != size {
             run.removeAll()
-            label.layout(text, size: textSize, in: size, centred: !isField, into: &run)
+            let frame = FrameSize(width: max(0, Int(x1 - x0)), height: max(0, Int(y1 - y0)))
+            label.layout(
+                text, size: textSize, in: frame, at: (x0, y0), padding: isField ? padding : nil, into: &run)
             laidOutFor = size
         }
         ops.append(.draw(DrawCommand(.glyphs(run), color: textColor)))
@@ -97,13 +123,16 @@ final class LabelText: @unchecked Sendable {
         self.font = font
     }
 
-    /// Centred in `frame` (or 10 px from its left edge, as the tutorial insets a field's text),
-    /// its baseline placed so the capitals sit in the middle.
-    func layout(_ text: String, size: Double, in frame: FrameSize, centred: Bool, into run: inout GlyphRun) {
+    /// Centred in `frame`, or `padding` px from its left edge (the tutorial insets a field's
+    /// text by 10 pt), its baseline placed so the capitals sit in the middle.
+    func layout(
+        _ text: String, size: Double, in frame: FrameSize, at corner: (x: Double, y: Double), padding: Double?,
+        into run: inout GlyphRun
+    ) {
         let line = typesetter.shape(text, font: font, features: .none)
         let width = line.advance * size
-        let x = centred ? ((Double(frame.width) - width) / 2).rounded() : 10
-        let y = ((Double(frame.height) + size * 0.7) / 2).rounded()
+        let x = corner.x + (padding ?? ((Double(frame.width) - width) / 2).rounded())
+        let y = corner.y + ((Double(frame.height) + size * 0.7) / 2).rounded()
         try? typesetter.layout(text, font: font, size: size, x: x, y: y, into: &run)
     }
 }

@@ -70,11 +70,16 @@ public struct ElasticScene: Scene {
     }
 
     public mutating func render(at time: Double, size: FrameSize, into ops: inout [SceneOp]) {
+        renderPanel(
+            at: time, x0: inset, y0: inset, x1: Double(size.width) - inset, y1: Double(size.height) - inset,
+            into: &ops)
+    }
+
+    /// Draws the panel over [x0, x1) x [y0, y1), its bulge reaching past that rectangle.
+    mutating func renderPanel(
+        at time: Double, x0: Double, y0: Double, x1: Double, y1: Double, into ops: inout [SceneOp]
+    ) {
         advance(to: time)
-        let x0 = inset
-        let y0 = inset
-        let x1 = Double(size.width) - inset
-        let y1 = Double(size.height) - inset
         guard x1 > x0, y1 > y0 else { return }
         let r = min(cornerRadius, (x1 - x0) / 2, (y1 - y0) / 2)
         let midX = (x0 + x1) / 2

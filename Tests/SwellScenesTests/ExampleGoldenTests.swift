@@ -1,0 +1,92 @@
+import SwellOutput
+import SwellRaster
+import SwellScenes
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Every example page at chosen times (taps on its buttons where it has some), compared with
+/// committed reductions in Goldens/examples/ by the code `swell diff` uses.
+///
+/// Text is drawn from the installed fonts (Debian's fonts-dejavu-core and fonts-quicksand, which
+/// scripts/setup installs), so Goldens/examples/fonts.txt records the font files the goldens
+/// were made with, and a machine with other files is told so rather than shown pixel noise.
+///
+/// To re-record after an intended change:
+/// `SWELL_RECORD_GOLDENS=1 swift test -c release --filter ExampleGoldenTests`, then look at the
+/// PNGs and commit them with fonts.txt.
+@Suite struct ExampleGoldenTests {
+    static let folder = GoldenTests.folder + "/examples"
+    static let fontsFile = folder + "/fonts.txt"
+
+    static func recordedFonts() -> [String] {
+        String(decoding: ExampleFileTests.read(fontsFile), as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    @Test func everyExampleHasGoldens() {
+        let cases = Set(ExampleGoldenCase.all.map(\.name))
+        for file in fileNames(in: ExampleFileTests.examples) where file.hasSuffix(".json") {
+            let name = String(file.dropLast(5))
+            #expect(cases.contains(name), "examples/\(file) has no golden case: add one to ExampleGoldenCase.all")
+        }
+    }
+
+    @Test func theFontsAreTheOnesTheGoldensWereMadeWith() throws {
+        let here = exampleFontLines()
+        if GoldenTests.recording {
+            try writeText(here.joined(separator: "\n") + "\n", to: Self.fontsFile)
+            return
+        }
+        #expect(
+            here == Self.recordedFonts(),
+            """
+            the example goldens were made with other font files (pattern, file, bytes, FNV-1a): \
+            recorded \(Self.recordedFonts()), here \(here); install fonts-dejavu-core and fonts-quicksand \
+            (scripts/setup --build), or re-record the goldens if the fonts changed on purpose
+            """)
+    }
+
+    @Test(arguments: ExampleGoldenCase.all)
+    func exampleMatchesItsGoldens(_ golden: ExampleGoldenCase) throws {
+        let frames = try golden.renderFrames()
+        let fontsDiffer = exampleFontLines() != Self.recordedFonts()
+        for (time, frame) in zip(golden.times, frames) {
+            let path = Self.folder + "/" + golden.goldenName(time: time)
+            let what = "examples/\(golden.name).json at \(time) s"
+            if GoldenTests.recording {
+                try withExtendedLifetime(frame) { try writePNG(frame.surface, to: path) }
+                print("recorded \(path)")
+                continue
+            }
+            let expected: PixelBuffer
+            do {
+                expected = try readPNG(path: path)
+            } catch {
+                Issue.record("\(what): missing golden \(path) (record with SWELL_RECORD_GOLDENS=1): \(error)")
+                continue
+            }
+            guard expected.width == frame.width && expected.height == frame.height else {
+                let sizes = "\(expected.width)x\(expected.height), not \(frame.width)x\(frame.height)"
+                Issue.record("\(what): golden \(path) is \(sizes)")
+                continue
+            }
+            let difference = compareFrames(frame, expected)
+            let hint = fontsDiffer ? " (the fonts differ from the recorded ones: see fonts.txt)" : ""
+            #expect(
+                difference.maxChannel <= GoldenTests.tolerance && difference.differingPixels * 200 <= difference.pixels,
+                "\(what) differs from \(path): \(difference.summary)\(hint)")
+        }
+    }
+}
+
+struct WriteFailure: Error { let path: String }
+
+/// Writes `text` to `path` whole.
+func writeText(_ text: String, to path: String) throws {
+    guard let file = fopen(path, "wb") else { throw WriteFailure(path: path) }
+    defer { fclose(file) }
+    let bytes = Array(text.utf8)
+    guard fwrite(bytes, 1, bytes.count, file) == bytes.count else { throw WriteFailure(path: path) }
+}
