@@ -62,6 +62,7 @@ import Testing
         #expect(watch.drainChanged(), "the new target")
         // The target written anew from empty counts once it is closed, as the path itself does.
         try FileManager.default.removeItem(atPath: scenes + "/lunch.json")
+        #expect(watch.drainChanged(), "the target deleted: the content finds it gone and says so")
         let fd = open(scenes + "/lunch.json", O_CREAT | O_WRONLY, 0o644)
         #expect(fd >= 0)
         #expect(!watch.drainChanged(), "the target created, still empty")
