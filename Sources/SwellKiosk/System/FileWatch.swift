@@ -143,14 +143,26 @@ public final class FileWatch {
     /// a link).
     private func followLinkTarget(of path: String) {
         drop { $0.followed == path && $0.isLinkTarget }
-        guard let resolved = realpath(path, nil) else { return }
-        defer { free(resolved) }
-        let target = String(cString: resolved)
         var info = stat()
-        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK,
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK, let target = Self.linkTarget(of: path),
             let entry = watchFolder(of: target, for: path, isLinkTarget: true)
         else { return }
         entries.append(entry)
+    }
+
+    /// The file the link `path` names in the end, or, while that file is gone (deleted before
+    /// it is written anew), the name the link holds, so its folder is still watched.
+    private static func linkTarget(of path: String) -> String? {
+        if let resolved = realpath(path, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        var name = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink(path, &name, name.count - 1)
+        guard length > 0 else { return nil }
+        let target = String(decoding: name[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard !target.hasPrefix("/"), let slash = path.lastIndex(of: "/") else { return target }
+        return String(path[...slash]) + target
     }
 
     /// Whether an event's NUL-padded name is `name`.
