@@ -28,7 +28,9 @@ let runVerb = Verb(
         1920x1080@60 (drm)'; at the end it prints the frames shown and the frame rate.
         A scene file is followed while running: saved again, renamed over or swapped for a
         symbolic link, the new scene starts at once on the same display (no restart, no flash of
-        the console); a file that does not load is reported and the previous scene goes on.
+        the console); a file that does not load is reported and the previous scene goes on. The
+        other pages its buttons reach are followed too, and every text file a text element shows
+        ("file"): a changed one changes only that text, one that no longer loads keeps the old.
         --touch-matrix corrects a touch screen that disagrees with its panel (measure it with
         'swell touch-test --calibrate').
         --input replays a touch script (touches/1, see examples/input/) in real time, on top of
