@@ -79,7 +79,9 @@ let package = Package(
         .testTarget(
             name: "SwellCLITests",
             dependencies: ["swell", "SwellOutput", "SwellRaster", "SwellDrawList", "CJPEG", "CPNG"]),
-        .testTarget(name: "SwellKioskTests", dependencies: ["SwellKiosk", "SwellRaster", "SwellSystem", "CDRM"]),
+        // SwellScenes only for the loop following a page's text files, as `swell run` does.
+        .testTarget(
+            name: "SwellKioskTests", dependencies: ["SwellKiosk", "SwellRaster", "SwellSystem", "SwellScenes", "CDRM"]),
         .testTarget(name: "SwellSystemTests", dependencies: ["SwellSystem"]),
     ]
 )

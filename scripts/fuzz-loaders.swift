@@ -1,5 +1,6 @@
 import Glibc
-// libFuzzer harness for the files a kiosk reads (scripts/fuzz builds and runs it): scene files,
+// libFuzzer harness for the files a kiosk reads (scripts/fuzz builds and runs it): scene files
+// as the first page of a page graph (with the pages and text files they name),
 // draw lists (text ops among them), touch scripts, dump manifests and corrupted font files (DejaVu
 // Sans with the input's (offset, byte) patches, opened and laid out). The first byte of an input picks the loader, the
 // rest is the file. Whatever loads is also rendered, small, by every renderer it can reach; an
@@ -57,15 +58,41 @@ func fuzzFont(_ patches: [UInt8]) {
 
 let sceneTarget = PixelBuffer(width: 64, height: 36)
 
+struct Refused: Error {}
+
+/// A page or text file a fuzzed scene file names: a plain name in `pages/` (the shipped
+/// examples and their text files, which scripts/fuzz copies there), else refused, so the page
+/// graph's reading and checking are reached without the fuzzer reading the machine's files.
+func readPage(_ name: String) throws -> [UInt8] {
+    guard !name.isEmpty, !name.contains("/"), let file = fopen("pages/" + name, "rb") else { throw Refused() }
+    defer { fclose(file) }
+    var bytes = [UInt8](repeating: 0, count: 1 << 16)
+    let count = fread(&bytes, 1, bytes.count, file)
+    return Array(bytes[0..<count])
+}
+
+/// The input as the first page of a page graph (text elements, buttons, frames, `page`
+/// actions to the pages it names), rendered with a tap in the middle (a button's action, a
+/// page switch's wipe) and its text files taken up again as a changed file would be.
+func fuzzPages(_ bytes: [UInt8]) {
+    guard
+        let player = try? loadPageGraph(
+            bytes: bytes, name: "fuzz.json", read: readPage, loadImages: { _, _ in .none })
+    else { return }
+    for time in [0.0, 0.5] { player.render(at: time, into: sceneTarget.surface) }
+    player.handle(TouchEvent(.began, finger: 0, x: 32, y: 18, time: 0.6))
+    player.handle(TouchEvent(.ended, finger: 0, x: 32, y: 18, time: 0.7))
+    _ = player.takeUp(changedTextFiles: player.textFiles, read: readPage)
+    for time in [0.8, 1.2, 3.25, 100.0] { player.render(at: time, into: sceneTarget.surface) }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     guard count > 1 else { return 0 }
     let bytes = Array(UnsafeRawBufferPointer(start: start + 1, count: count - 1))
     switch start.load(as: UInt8.self) % 5 {
     case 0:
-        if let player = try? loadSceneFile(bytes: bytes, name: "fuzz.json", loadImages: { _ in .none }) {
-            for time in [0.0, 0.5, 3.25, 100.0] { player.render(at: time, into: sceneTarget.surface) }
-        }
+        fuzzPages(bytes)
     case 1:
         // Draw lists may be up to 16384 pixels a side; only small ones are rendered (time, not
         // safety: the kernels clip every shape to the frame).

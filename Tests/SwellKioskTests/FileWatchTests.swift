@@ -62,6 +62,7 @@ import Testing
         #expect(watch.drainChanged(), "the new target")
         // The target written anew from empty counts once it is closed, as the path itself does.
         try FileManager.default.removeItem(atPath: scenes + "/lunch.json")
+        #expect(watch.drainChanged(), "the target deleted: the content finds it gone and says so")
         let fd = open(scenes + "/lunch.json", O_CREAT | O_WRONLY, 0o644)
         #expect(fd >= 0)
         #expect(!watch.drainChanged(), "the target created, still empty")
@@ -80,6 +81,29 @@ import Testing
         #expect(!watch.drainChanged(), "still being written")
         close(fd)
         #expect(watch.drainChanged())
+    }
+
+    /// A page and its text files in two folders, one instance: each change names its own path,
+    /// and after `follow` drops a path its changes no longer count (its folder's other file's do).
+    @Test func severalPathsEachReportTheirOwnChangesUntilDropped() throws {
+        let folder = try Self.folder()
+        let texts = try Self.folder()
+        let (page, menu, prices) = (folder + "/page.json", texts + "/menu.txt", texts + "/prices.txt")
+        for path in [page, menu, prices] { try Self.write("one", to: path) }
+        let watch = try #require(FileWatch(paths: [page, menu, prices, menu]))
+        #expect(watch.paths == [page, menu, prices])
+        try Self.write("two", to: prices)
+        try Self.write("two", to: page)
+        #expect(watch.drainChangedPaths() == [page, prices], "in the order followed")
+        try FileManager.default.removeItem(atPath: menu)
+        #expect(watch.drainChangedPaths() == [menu], "deleted")
+        #expect(watch.follow([page, prices]))
+        try Self.write("three", to: menu)
+        #expect(watch.drainChangedPaths() == [], "no longer followed")
+        try Self.write("three", to: prices)
+        #expect(watch.drainChangedPaths() == [prices], "the folder is still watched for the other file")
+        #expect(!watch.follow([page, "/nonexistent-swell-folder/menu.txt"]))
+        #expect(watch.paths == [page])
     }
 
     @Test func aFolderThatCannotBeWatchedGivesNoWatch() {

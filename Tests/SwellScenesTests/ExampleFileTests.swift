@@ -34,7 +34,12 @@ import Testing
         let bytes = Self.read(Self.examples + "/\(name).json")
         #expect(!bytes.isEmpty)
         var folders: [String] = []
-        let player = try loadSceneFile(bytes: bytes, name: name + ".json") { folder in
+        var texts: [String] = []
+        let readText = { (path: String) -> [UInt8] in
+            texts.append(path)
+            return Self.read(Self.examples + "/" + path)
+        }
+        let player = try loadSceneFile(bytes: bytes, name: name + ".json", readFile: readText) { folder in
             folders.append(folder)
             return SceneImages(syntheticImages())
         }
@@ -42,6 +47,7 @@ import Testing
             folders
                 == (name == "slideshow" || name == "photo-tap"
                     ? ["images"] : name == "strip" ? ["strip-background"] : []))
+        #expect(texts == (name == "menu" ? ["menu.txt"] : []), "menu.json shows menu.txt, read once")
         let buffer = PixelBuffer(width: 64, height: 36)
         player.render(at: 1, into: buffer.surface)
         withExtendedLifetime(buffer) {}

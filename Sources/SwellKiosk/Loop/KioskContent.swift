@@ -18,6 +18,9 @@ public protocol KioskContent: AnyObject {
     func nextWake(after time: Double) -> Double?
     /// The followed file (`KioskLoop.run`'s `watch`) has new content, seen at `time`.
     func fileChanged(at time: Double)
+    /// These of the watch's followed files have new content (or are gone), seen at `time`; for
+    /// content that follows several (a page's text files). By default, `fileChanged(at:)`.
+    func filesChanged(_ paths: [String], at time: Double)
     /// The first frame is on the display.
     func shown()
 }
@@ -27,5 +30,6 @@ extension KioskContent {
     public func isIdle(at time: Double) -> Bool { false }
     public func nextWake(after time: Double) -> Double? { nil }
     public func fileChanged(at time: Double) {}
+    public func filesChanged(_ paths: [String], at time: Double) { fileChanged(at: time) }
     public func shown() {}
 }

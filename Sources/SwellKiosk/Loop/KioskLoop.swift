@@ -51,8 +51,9 @@ public final class KioskLoop {
     /// - Parameters:
     ///   - screenOffAfter: seconds without a touch after which the display is powered down until
     ///     the next touch (nil: never). SIGUSR1/SIGUSR2 turn it off and on in any case.
-    ///   - watch: a file whose new content `content.fileChanged` takes up (the scene file, the
-    ///     picture shown); the loop wakes for it like for a touch, and draws a frame after it.
+    ///   - watch: the files whose new content `content.filesChanged` takes up (the scene file,
+    ///     its pages and text files, the picture shown); the loop wakes for them like for a
+    ///     touch, and draws a frame after. The content may change what it follows meanwhile.
     /// The presenter and console are restored before this returns or throws.
     public func run(
         _ content: any KioskContent,
@@ -88,8 +89,8 @@ public final class KioskLoop {
                 frameNeeded = true
                 touched = true
             }
-            if watch?.drainChanged() == true {
-                content.fileChanged(at: time)
+            if let changed = watch?.drainChangedPaths(), !changed.isEmpty {
+                content.filesChanged(changed, at: time)
                 frameNeeded = true
             }
             if uevents?.drainDisplayChanges() == true {

@@ -4,38 +4,49 @@ import SwellSystem
     import Glibc
 #endif
 
-/// Watches one file for new content, with inotify on its folder (so a file replaced by a rename
+/// Watches files for new content, with inotify on their folders (so a file replaced by a rename
 /// is still followed): written in place and closed (IN_CLOSE_WRITE: `cp`, `cat >`, an editor
-/// saving in place), renamed over (IN_MOVED_TO: rsync, `sed -i`, most editors' safe save) or a
-/// symbolic link put in its place (`ln -sf winter.json scene.json`). When the path is a symbolic
-/// link, the file it names is watched in its own folder too (the day-part scene being edited),
-/// and again after the link is swapped. A file created empty and then written counts once, when
-/// it is closed. Costs nothing while nothing happens: the kiosk loop sleeps on `fd` with its
-/// other descriptors.
+/// saving in place), renamed over (IN_MOVED_TO: rsync, `sed -i`, most editors' safe save), a
+/// symbolic link put in its place (`ln -sf winter.json scene.json`) or deleted (IN_DELETE: the
+/// content finds it cannot load it, and says so). When a path is a symbolic link, the file it
+/// names is watched in its own folder too (the day-part scene being edited), and again after the
+/// link is swapped. A file created empty and then written counts once, when it is closed. One
+/// inotify instance follows every path (a scene file, its pages, the text files they show), so
+/// the kiosk loop sleeps on one `fd` with its other descriptors and costs nothing meanwhile.
 public final class FileWatch {
     public let fd: FileDescriptor
-    /// The file as given.
-    public let path: String
-    /// The watched files: the path's own, and its link target's when it is a symbolic link, each
-    /// with its folder's watch (the same watch when both are in one folder: inotify keeps one per
-    /// folder) and its name there.
-    private var entries: [(watch: Int32, name: [UInt8], file: String)] = []
+    /// The files followed, as given; the first is the one `init(path:)` was given.
+    public private(set) var paths: [String] = []
+    public var path: String { paths[0] }
+    /// A watched name: a followed path's own, or its link target's, each with its folder's watch
+    /// (inotify keeps one watch per folder, shared by every entry there) and the followed path
+    /// whose change it means.
+    private struct Entry {
+        let watch: Int32
+        let name: [UInt8]
+        let file: String
+        let followed: String
+        let isLinkTarget: Bool
+    }
+    private var entries: [Entry] = []
     private let buffer: UnsafeMutableRawPointer
     /// Room for many events at once (each is 16 bytes and the NUL-padded name).
     private static let capacity = 16 * 1024
-    private static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE)
+    private static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE)
 
     /// Nil when the folder cannot be watched (no inotify, or the folder is missing): the file is
     /// then read once, as before.
-    public init?(path: String) {
+    public convenience init?(path: String) {
+        self.init(paths: [path])
+    }
+
+    /// Nil when there is no path or a folder cannot be watched (see `init(path:)`).
+    public init?(paths: [String]) {
         let instance = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard instance >= 0 else { return nil }
         fd = FileDescriptor(rawValue: instance)
-        self.path = path
         buffer = .allocate(byteCount: Self.capacity, alignment: 8)
-        guard let own = watchFolder(of: path) else { return nil }
-        entries = [own]
-        followLinkTarget()
+        guard !paths.isEmpty, follow(paths) else { return nil }
     }
 
     deinit {
@@ -43,9 +54,36 @@ public final class FileWatch {
         buffer.deallocate()
     }
 
-    /// Reads every queued event without blocking; true if one of them gave the file new content.
-    public func drainChanged() -> Bool {
-        var changed = false
+    /// Follows exactly `paths` from now on (a reloaded scene names other text files or pages):
+    /// new ones are watched, the others dropped. False if a new one's folder cannot be watched
+    /// (the others are followed all the same).
+    @discardableResult
+    public func follow(_ paths: [String]) -> Bool {
+        var unique: [String] = []
+        for path in paths where !unique.contains(path) { unique.append(path) }
+        var watchedAll = true
+        for path in unique where !self.paths.contains(path) {
+            guard let own = watchFolder(of: path, for: path, isLinkTarget: false) else {
+                watchedAll = false
+                continue
+            }
+            entries.append(own)
+            self.paths.append(path)
+            followLinkTarget(of: path)
+        }
+        for path in self.paths where !unique.contains(path) { drop { $0.followed == path } }
+        self.paths = self.paths.filter(unique.contains)
+        return watchedAll
+    }
+
+    /// Reads every queued event without blocking; true if one of them gave a file new content.
+    public func drainChanged() -> Bool { !drainChangedPaths().isEmpty }
+
+    /// Reads every queued event without blocking; the followed paths given new content, in
+    /// `paths` order (empty, and nothing allocated, when none was).
+    public func drainChangedPaths() -> [String] {
+        var changed: [String] = []
+        func note(_ path: String) { if !changed.contains(path) { changed.append(path) } }
         while true {
             let count = read(fd.rawValue, buffer, Self.capacity)
             if count < 0 && errno == EINTR { continue }
@@ -58,18 +96,18 @@ public final class FileWatch {
                 let length = Int(buffer.load(fromByteOffset: offset + 12, as: UInt32.self))
                 let eventName = UnsafeRawBufferPointer(start: buffer + offset + 16, count: length)
                 if mask & UInt32(IN_Q_OVERFLOW) != 0 {
-                    changed = true  // events were lost; any of them may have been ours
-                } else if let entry = entries.first(where: { $0.watch == watch && Self.names(eventName, $0.name) }),
-                    Self.isChange(mask, of: entry.file)
-                {
-                    changed = true
+                    paths.forEach(note)  // events were lost; any of them may have been ours
+                } else {
+                    for entry in entries where entry.watch == watch && Self.names(eventName, entry.name) {
+                        if Self.isChange(mask, of: entry.file) { note(entry.followed) }
+                    }
                 }
                 offset += 16 + length
             }
         }
-        // The link may name another file now.
-        if changed { followLinkTarget() }
-        return changed
+        // A link may name another file now.
+        for path in changed { followLinkTarget(of: path) }
+        return paths.filter(changed.contains)
     }
 
     /// Whether an event on `file` gave it new content. A created entry counts only when it is a
@@ -82,29 +120,49 @@ public final class FileWatch {
     }
 
     /// Watches the folder of `file`; its entry, or nil.
-    private func watchFolder(of file: String) -> (watch: Int32, name: [UInt8], file: String)? {
+    private func watchFolder(of file: String, for followed: String, isLinkTarget: Bool) -> Entry? {
         let slash = file.lastIndex(of: "/")
         let folder = slash.map { $0 == file.startIndex ? "/" : String(file[..<$0]) } ?? "."
         let name = Array((slash.map { String(file[file.index(after: $0)...]) } ?? file).utf8)
         guard !name.isEmpty else { return nil }
         let watch = inotify_add_watch(fd.rawValue, folder, Self.mask)
-        return watch >= 0 ? (watch, name, file) : nil
+        guard watch >= 0 else { return nil }
+        return Entry(watch: watch, name: name, file: file, followed: followed, isLinkTarget: isLinkTarget)
     }
 
-    /// Replaces the link target's entry with the file `path` resolves to now (none when it is not
-    /// a link). The target's folder watch is removed unless the path's own entry shares it.
-    private func followLinkTarget() {
-        if entries.count > 1 {
-            let old = entries.removeLast()
-            if old.watch != entries[0].watch { inotify_rm_watch(fd.rawValue, old.watch) }
+    /// Removes the entries `matching` says, and each folder watch no other entry still uses.
+    private func drop(where matching: (Entry) -> Bool) {
+        let gone = entries.filter(matching)
+        entries.removeAll(where: matching)
+        for watch in Set(gone.map(\.watch)) where !entries.contains(where: { $0.watch == watch }) {
+            inotify_rm_watch(fd.rawValue, watch)
         }
-        guard let resolved = realpath(path, nil) else { return }
-        defer { free(resolved) }
-        let target = String(cString: resolved)
+    }
+
+    /// Replaces `path`'s link target entry with the file it resolves to now (none when it is not
+    /// a link).
+    private func followLinkTarget(of path: String) {
+        drop { $0.followed == path && $0.isLinkTarget }
         var info = stat()
-        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK, let entry = watchFolder(of: target)
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK, let target = Self.linkTarget(of: path),
+            let entry = watchFolder(of: target, for: path, isLinkTarget: true)
         else { return }
         entries.append(entry)
+    }
+
+    /// The file the link `path` names in the end, or, while that file is gone (deleted before
+    /// it is written anew), the name the link holds, so its folder is still watched.
+    private static func linkTarget(of path: String) -> String? {
+        if let resolved = realpath(path, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        var name = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink(path, &name, name.count - 1)
+        guard length > 0 else { return nil }
+        let target = String(decoding: name[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard !target.hasPrefix("/"), let slash = path.lastIndex(of: "/") else { return target }
+        return String(path[...slash]) + target
     }
 
     /// Whether an event's NUL-padded name is `name`.

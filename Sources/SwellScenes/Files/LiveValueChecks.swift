@@ -15,3 +15,17 @@ func checkLiveCounts(_ layers: [SceneFile.Layer], root: JSONField, problems list
         list.problems.append("\(root.path).layers[\(index)].parameters.countOf: \"\(target)\" \(what); \(allowed)")
     }
 }
+
+/// A text element shows one string: its `text`, a `file`'s or a `clock`'s. A `file` replaces
+/// `text` rather than falling back to it: a kiosk that started on a stale fallback would look
+/// right and be wrong, so a missing file is refused at start-up instead (see `loadTextFiles`).
+func checkTextSource(_ keys: some Collection<String>, parameters: JSONField, problems list: inout ProblemList) {
+    let given = ["text", "clock"].filter(keys.contains)
+    if keys.contains("file"), let other = given.first {
+        list.problems.append(
+            "\(parameters.path).file: a text element shows a file's text or \"\(other)\", not both; remove one")
+    }
+    if keys.contains("column") && !keys.contains("file") {
+        list.problems.append("\(parameters.path).column: picks a column of a \"file\"; give the file, or remove it")
+    }
+}

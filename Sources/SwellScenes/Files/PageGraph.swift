@@ -6,7 +6,8 @@ import SwellJSON
 /// fine; an action naming its own page is refused: it would be a `page` cycle that loads
 /// nothing. All problems of all pages come in one error, each line naming its page's file.
 ///
-/// `read(path)` returns a page's bytes (or throws why not); `loadImages(page, folder)` is
+/// `read(path)` returns a page's bytes, or a text file's that a text element shows (or throws
+/// why not); `loadImages(page, folder)` is
 /// `loadSceneFile`'s image loader for a layer of the page named `page`.
 public func loadPageGraph(
     bytes: [UInt8], name: String, threads: Int = 1, read: (String) throws -> [UInt8],
@@ -27,8 +28,8 @@ public func loadPageGraph(
             continue
         }
         do {
-            let player = try loadSceneFile(bytes: pageBytes, name: page, threads: threads) { folder in
-                try loadImages(page, folder)
+            let player = try loadSceneFile(bytes: pageBytes, name: page, threads: threads, readFile: read) {
+                folder in try loadImages(page, folder)
             }
             players[page] = player
             for (index, target) in pageTargets(of: player) {

@@ -88,13 +88,17 @@ struct ProblemList {
 /// layer with a `folder` parameter (the slideshow) and returns its images (decoded on demand, so
 /// it should check what it can up front: that the files exist and are images), or throws an
 /// error whose description says why (reported with the parameter's JSON path). `threads` is
-/// passed to the player's banded renderer.
+/// passed to the player's banded renderer. `readFile(path)` reads a text element's `file`, named
+/// relative to the scene file `name` (see `loadTextFiles`).
 public func loadSceneFile(
-    bytes: [UInt8], name: String, threads: Int = 1, loadImages: (String) throws -> SceneImages
+    bytes: [UInt8], name: String, threads: Int = 1,
+    readFile: (String) throws -> [UInt8] = { _ in throw NoFileAccess() },
+    loadImages: (String) throws -> SceneImages
 ) throws(SceneFileError) -> ScenePlayer {
     let root = try parseDocument(bytes, name: name)
     var list = ProblemList()
-    let file = parseSceneFile(JSONField(root: root), problems: &list)
+    let parsed = parseSceneFile(JSONField(root: root), problems: &list)
+    let file = parsed.map { resolvingTextFiles($0, from: name) }
     var images: [SceneImages] = []
     if let file {
         for (index, layer) in file.layers.enumerated() {
@@ -104,17 +108,23 @@ public func loadSceneFile(
                 do {
                     loaded = try loadImages(folder)
                 } catch {
-                    let path =
-                        file.layers.count == 1 && !isLayered(root)
-                        ? "$.parameters.folder" : "$.layers[\(index)].parameters.folder"
-                    list.problems.append("\(path): \(error)")
+                    list.problems.append("\(parameterPath("folder", of: index, in: file, root: root)): \(error)")
                 }
             }
             images.append(loaded)
         }
     }
+    let texts = file.map { loadTextFiles($0, root: root, read: readFile, problems: &list) } ?? [:]
     guard list.problems.isEmpty, let file else { throw SceneFileError(file: name, problems: list.problems) }
-    return file.makePlayer(images: images, threads: threads)
+    let player = file.makePlayer(images: images, threads: threads)
+    for (path, text) in texts { player.showFileText(path, text) }
+    return player
+}
+
+/// The JSON path of layer `index`'s parameter `parameter`, as the file spells it.
+func parameterPath(_ parameter: String, of index: Int, in file: SceneFile, root: JSONValue) -> String {
+    file.layers.count == 1 && !isLayered(root)
+        ? "$.parameters.\(parameter)" : "$.layers[\(index)].parameters.\(parameter)"
 }
 
 private func isLayered(_ root: JSONValue) -> Bool {
@@ -208,6 +218,7 @@ func parseLayer(_ field: JSONField, allowsFileMembers: Bool, problems list: inou
                 }
             }
         }
+        if name == "text" { checkTextSource(members.keys, parameters: parameters, problems: &list) }
     }
     var layer = SceneFile.Layer(descriptor: descriptor, settings: settings)
     if !allowsFileMembers {

@@ -215,6 +215,12 @@ public final class ScenePlayer {
         for index in layers.indices { renderLayer(index, at: then, screen: size) }
         if let outgoing { snapshotRenderer.render(list, into: outgoing.surface, tracksDamage: false) }
         list.commands.removeAll(keepingCapacity: true)
+        swapIn(next, named: name)
+        switchStart = time
+    }
+
+    /// Puts the shown page back in the book and shows `next`, the book's page `name`.
+    private func swapIn(_ next: Page, named name: String) {
         book[pageName] = Page(layers: layers, placements: placements, background: background)
         book[name] = nil
         (layers, placements, background, pageName) = (next.layers, next.placements, next.background, name)
@@ -223,6 +229,34 @@ public final class ScenePlayer {
         liveSources = Self.liveSources(layers, placements)
         switchStart = then
         renderer.invalidate()
+    }
+
+    /// Shows page `name` of the graph at once, without a transition: a reloaded page graph
+    /// going back to the page that was on screen. False if the graph has no such page.
+    @discardableResult
+    public func show(page name: String) -> Bool {
+        guard name != pageName else { return true }
+        guard let next = book[name] else { return false }
+        swapIn(next, named: name)
+        return true
+    }
+
+    /// The other pages' names and layers, for `textFiles` and `pageFiles`.
+    var bookedPages: [(name: String, layers: [any Scene])] { book.map { ($0.key, $0.value.layers) } }
+
+    /// Shows `text` (a text file's checked contents) on every text element, of any page, whose
+    /// `file` is `path`. The next frame lays it out; its damage is the elements' old and new text.
+    public func showFileText(_ path: String, _ text: String) {
+        Self.show(text, from: path, in: &layers)
+        for name in book.keys { Self.show(text, from: path, in: &book[name]!.layers) }
+    }
+
+    private static func show(_ text: String, from path: String, in layers: inout [any Scene]) {
+        for index in layers.indices {
+            guard var scene = layers[index] as? TextScene, scene.file == path else { continue }
+            scene.show(fileText: text)
+            layers[index] = scene
+        }
     }
 
     /// The old page over the new one, above the tutorial's rising wave edge.

@@ -25,14 +25,20 @@ public struct TextScene: Scene {
             .bool("tabular", false, "tabular digits (tnum): digits of equal width"),
             .text("clock", "", "a strftime format: show the kiosk's local time (TZ) instead of text"),
             .text("countOf", "", "the id of a ripples element: %d in text shows its ripple count"),
+            .text("file", "", "a UTF-8 text file (relative to the scene file) shown instead of text; followed"),
+            .integer("column", 0, in: 0...16, "with file: column N of each line, split at \"|\" (0: whole lines)"),
             .color("background", "#FFFFFF", "the background when the text is the bottom layer"),
         ],
         make: { settings, _ in TextScene(settings) })
 
     public let background: Color
     let style: TextStyle
-    let text: String
+    public private(set) var text: String
     let clock: ClockFormat?
+    /// The text file the string comes from, as the scene file names it ("" for none), and which
+    /// of its `|` columns is shown (0: all of each line). The player resolves and reads it.
+    public let file: String
+    public let column: Int
     /// The id of the ripples element whose count replaces "%d" in `text` ("" for none).
     public let countOf: String
     /// That element's ripple count, given by the player before each frame.
@@ -59,11 +65,21 @@ public struct TextScene: Scene {
         let format = settings.text("clock")
         clock = format.isEmpty ? nil : ClockFormat(format)
         countOf = settings.text("countOf")
+        file = settings.text("file")
+        column = settings.integer("column")
         style = TextStyle(
             size: settings.number("size"), color: settings.color("color"),
             align: settings.text("align"), valign: settings.text("valign"),
             lineHeight: settings.number("lineHeight"), maxLines: settings.integer("maxLines"))
         setter = TextSetter(font: settings.text("font"), tabular: settings.bool("tabular"))
+    }
+
+    /// Shows `contents` (a `file`'s text, as `TextFileContents` checked it), column `column`
+    /// of it. Called when the file is loaded or changes, never per frame; the next frame lays
+    /// the new string out.
+    public mutating func show(fileText contents: String) {
+        text = TextFileContents.column(column, of: contents)
+        shownDuring = 0..<0
     }
 
     /// The string shown at scene time `time`.

@@ -127,12 +127,15 @@ func announceOnScreen(_ status: String) {
     ServiceNotifier.current?.ready(status: status)
 }
 
-/// A watch on the file `swell run` or `show` holds, or nil with a warning when its folder cannot
-/// be watched (no inotify, or the user's inotify instances used up): it is then read only once.
-func followed(_ path: String) -> FileWatch? {
-    if let watch = FileWatch(path: path) { return watch }
-    kioskWarn("not following \(path) for changes (inotify: \(Errno.current.message)); restart to take up a new version")
-    return nil
+/// A watch on the files `swell run` or `show` holds (the first is the one given on the command
+/// line), or nil with a warning when their folders cannot be watched (no inotify, or the user's
+/// inotify instances used up): they are then read only once.
+func followed(_ paths: [String]) -> FileWatch? {
+    let watch = FileWatch(paths: Array(paths.prefix(1)))
+    if let watch, watch.follow(paths) { return watch }
+    let what = watch == nil ? paths[0] : "every file of \(paths[0])"
+    kioskWarn("not following \(what) for changes (inotify: \(Errno.current.message)); restart to take up a new version")
+    return watch
 }
 
 /// Prints one line to standard output and flushes it at once (scripts and test harnesses wait for it).

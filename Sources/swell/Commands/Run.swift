@@ -28,7 +28,9 @@ let runVerb = Verb(
         1920x1080@60 (drm)'; at the end it prints the frames shown and the frame rate.
         A scene file is followed while running: saved again, renamed over or swapped for a
         symbolic link, the new scene starts at once on the same display (no restart, no flash of
-        the console); a file that does not load is reported and the previous scene goes on.
+        the console); a file that does not load is reported and the previous scene goes on. The
+        other pages its buttons reach are followed too, and every text file a text element shows
+        ("file"): a changed one changes only that text, one that no longer loads keeps the old.
         --touch-matrix corrects a touch screen that disagrees with its panel (measure it with
         'swell touch-test --calibrate').
         --input replays a touch script (touches/1, see examples/input/) in real time, on top of
@@ -67,11 +69,12 @@ private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
 
     let runStart = monotonicSeconds()
     let label = sceneName.split(separator: "/").last.map(String.init) ?? sceneName
+    // A scene file is followed while running, with its other pages and the text files they
+    // show (a built-in name has no file).
+    let watch = builtInScene(named: sceneName) == nil ? followed(SceneContent.files(of: player, sceneName)) : nil
     let content = SceneContent(
         player: player, script: script, reload: { try loadScenePlayer(sceneName, threads: threads) },
-        name: sceneName, announcement: { "running \(label) on \(presenter.display.description)" })
-    // A scene file is followed while running (a built-in name has no file).
-    let watch = builtInScene(named: sceneName) == nil ? followed(sceneName) : nil
+        name: sceneName, watch: watch, announcement: { "running \(label) on \(presenter.display.description)" })
     let end: LoopEnd
     do {
         end = try loop.run(content, seconds: seconds, screenOffAfter: screenOffAfter, watch: watch)
@@ -86,7 +89,8 @@ private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
 
 /// A scene as the kiosk loop's content. The loop's clock is the only one: the scene's time is
 /// the loop's time less the moment the scene started, which a changed scene file moves to when
-/// the new scene was taken up (it starts afresh).
+/// the new scene was taken up (it starts afresh). A changed text file only changes the text of
+/// the elements showing it (the scene goes on).
 final class SceneContent: KioskContent {
     private var player: ScenePlayer
     /// Touches replayed in real time (--input), in the scene's time, and the next one due.
@@ -94,6 +98,8 @@ final class SceneContent: KioskContent {
     private var nextScripted = 0
     private let reload: () throws -> ScenePlayer
     private let name: String
+    /// What follows the scene's files (nil: not followed); a reloaded scene may name others.
+    private let watch: FileWatch?
     private let announcement: () -> String
     /// The loop time at which the scene started.
     private var sceneStart = 0.0
@@ -101,13 +107,20 @@ final class SceneContent: KioskContent {
 
     init(
         player: ScenePlayer, script: [SwellScenes.TouchEvent], reload: @escaping () throws -> ScenePlayer,
-        name: String, announcement: @escaping () -> String
+        name: String, watch: FileWatch? = nil, announcement: @escaping () -> String
     ) {
         self.player = player
         self.script = script
         self.reload = reload
         self.name = name
+        self.watch = watch
         self.announcement = announcement
+    }
+
+    /// The files a kiosk showing `player`, loaded from the scene file `name`, follows: that file,
+    /// the other pages of its page graph and every text file their text elements show.
+    static func files(of player: ScenePlayer, _ name: String) -> [String] {
+        [name] + player.pageFiles + player.textFiles
     }
 
     func render(at time: Double, into surface: PixelSurface) -> Damage {
@@ -136,16 +149,28 @@ final class SceneContent: KioskContent {
         player.nextWake(after: time - sceneStart).map { $0 + sceneStart }
     }
 
-    /// Same display, same console: no modeset, no flash of the console as a restart gives.
-    func fileChanged(at time: Double) {
+    /// A changed page file reloads the page graph (all its pages checked again) on the same
+    /// display and console: no modeset, no flash of the console as a restart gives. The page
+    /// that was shown stays shown. A changed text file changes only its elements' text.
+    func filesChanged(_ paths: [String], at time: Double) {
+        let pages = [name] + player.pageFiles
+        guard paths.contains(where: pages.contains) else {
+            for line in player.takeUp(changedTextFiles: paths, read: { try readWholeFile($0) }) { kioskWarn(line) }
+            return
+        }
+        let changed = paths.first(where: pages.contains) ?? name
         do {
+            let shownPage = player.pageName
             player = try reload()
+            player.show(page: shownPage)
             sceneStart = time
             nextScripted = script.count
-            kioskWarn("\(name) changed: running the new scene")
+            watch?.follow(Self.files(of: player, name))
+            kioskWarn("\(changed) changed: running the new scene")
         } catch {
             kioskWarn(
-                "\(name) changed but was not loaded (the previous scene goes on): " + CommandFailure.message(of: error))
+                "\(changed) changed but was not loaded (the previous scene goes on): "
+                    + CommandFailure.message(of: error))
         }
     }
 

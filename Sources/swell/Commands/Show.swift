@@ -68,7 +68,7 @@ private func runShow(_ arguments: ParsedArguments) throws -> Int32 {
     let end: LoopEnd
     do {
         // The file is followed while shown: a menu or poster replaced (rsync, cp) goes up at once.
-        end = try loop.run(content, seconds: save != nil ? 0 : seconds, watch: save == nil ? followed(path) : nil)
+        end = try loop.run(content, seconds: save != nil ? 0 : seconds, watch: save == nil ? followed([path]) : nil)
     } catch {
         throw commandFailure(error)
     }
