@@ -156,16 +156,19 @@ func parseSceneFile(_ root: JSONField, problems list: inout ProblemList) -> Scen
         height = list.check { () throws(JSONFieldError) in try field.integer(in: 1...100_000) }
     }
     var layers: [SceneFile.Layer] = []
+    let fonts = FontCheck()
     let hasScene = object["scene"] != nil
     let hasLayers = object["layers"] != nil
     if hasScene && hasLayers {
         list.problems.append("\(root.path): give either \"scene\" (one scene) or \"layers\" (several), not both")
     } else if hasScene {
-        if let layer = parseLayer(root, allowsFileMembers: true, problems: &list) { layers.append(layer) }
+        if let layer = parseLayer(root, allowsFileMembers: true, fonts: fonts, problems: &list) { layers.append(layer) }
     } else if hasLayers {
         if let fields = list.check({ () throws(JSONFieldError) in try root["layers"].array(count: 1...64) }) {
             for field in fields {
-                if let layer = parseLayer(field, allowsFileMembers: false, problems: &list) { layers.append(layer) }
+                if let layer = parseLayer(field, allowsFileMembers: false, fonts: fonts, problems: &list) {
+                    layers.append(layer)
+                }
             }
         }
     } else {
@@ -183,7 +186,9 @@ func parseSceneFile(_ root: JSONField, problems list: inout ProblemList) -> Scen
 }
 
 /// One layer: {"scene": NAME, "parameters": {...}}.
-func parseLayer(_ field: JSONField, allowsFileMembers: Bool, problems list: inout ProblemList) -> SceneFile.Layer? {
+func parseLayer(
+    _ field: JSONField, allowsFileMembers: Bool, fonts: FontCheck, problems list: inout ProblemList
+) -> SceneFile.Layer? {
     let before = list.problems.count
     guard let object = list.check({ () throws(JSONFieldError) in try field.object() }) else { return nil }
     if !allowsFileMembers {
@@ -213,7 +218,7 @@ func parseLayer(_ field: JSONField, allowsFileMembers: Bool, problems list: inou
                 settings.set(key, parsed)
                 // A font the file names must be installed: drawing it in another would hide the
                 // mistake (only a default font may fall back, see ButtonScene's LabelText).
-                if key == "font", case .text(let font) = parsed, let problem = fontProblem(font) {
+                if key == "font", case .text(let font) = parsed, let problem = fonts.problem(font) {
                     list.problems.append("\(value.path): \(problem)")
                 }
             }

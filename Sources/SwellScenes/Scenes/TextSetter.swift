@@ -8,7 +8,7 @@ final class TextSetter: @unchecked Sendable {
     let features: TextFeatures
 
     /// `pattern` is a font file when it names one (contains "/"), else a fontconfig pattern; nil
-    /// when it does not resolve (scene files refuse such a font when they load, `fontProblem`).
+    /// when it does not resolve (scene files refuse such a font when they load, `FontCheck`).
     init?(font pattern: String, tabular: Bool) {
         guard let font = try? typesetter.fonts.font(named: pattern) else { return nil }
         self.font = font
