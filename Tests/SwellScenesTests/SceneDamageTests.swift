@@ -85,8 +85,9 @@ import Testing
     /// column-exact damage reaches back to whole rows or draws the wrong columns.
     @Test func theMenusClockAloneDamagesOnlyItsColumns() throws {
         let bytes = ExampleFileTests.read(ExampleFileTests.examples + "/menu.json")
-        let whole = try loadSceneFile(bytes: bytes, name: "menu.json") { _ in SceneImages(syntheticImages()) }
-        let damaged = try loadSceneFile(bytes: bytes, name: "menu.json") { _ in SceneImages(syntheticImages()) }
+        let readText = { (path: String) in ExampleFileTests.read(ExampleFileTests.examples + "/" + path) }
+        let whole = try loadSceneFile(bytes: bytes, name: "menu.json", readFile: readText) { _ in .none }
+        let damaged = try loadSceneFile(bytes: bytes, name: "menu.json", readFile: readText) { _ in .none }
         whole.tracksDamage = false
         let wholeBuffer = PixelBuffer(width: 1920, height: 1080)
         let damagedBuffer = PixelBuffer(width: 1920, height: 1080)

@@ -216,7 +216,7 @@ public final class ScenePlayer {
         if let outgoing { snapshotRenderer.render(list, into: outgoing.surface, tracksDamage: false) }
         list.commands.removeAll(keepingCapacity: true)
         swapIn(next, named: name)
-        switchStart = time
+        switchStart = then
     }
 
     /// Puts the shown page back in the book and shows `next`, the book's page `name`.
@@ -227,7 +227,6 @@ public final class ScenePlayer {
         pressed = [:]
         toldTops = []
         liveSources = Self.liveSources(layers, placements)
-        switchStart = then
         renderer.invalidate()
     }
 
