@@ -48,6 +48,19 @@ import Testing
             """)
     }
 
+    /// A frame does not depend on which earlier frames were drawn: each example's last golden
+    /// frame drawn alone (its touches up to then delivered first) equals the one drawn after the
+    /// others (a page switch dated from the next frame drawn failed this).
+    @Test(arguments: ExampleGoldenCase.all.filter { $0.times.count > 1 })
+    func aFrameDoesNotDependOnTheFramesDrawnBeforeIt(_ golden: ExampleGoldenCase) throws {
+        let inSequence = try golden.renderFrames().last!
+        let alone = try ExampleGoldenCase(name: golden.name, script: golden.script, times: [golden.times.last!])
+            .renderFrames()[0]
+        let same = alone.packedBytes() == inSequence.packedBytes()  // a Bool: the bytes are not printed
+        #expect(
+            same, "examples/\(golden.name).json at \(golden.times.last!) s differs when the frames before it are drawn")
+    }
+
     @Test(arguments: ExampleGoldenCase.all)
     func exampleMatchesItsGoldens(_ golden: ExampleGoldenCase) throws {
         let frames = try golden.renderFrames()
