@@ -51,11 +51,17 @@ struct SceneBench {
     let hold: Bool
     /// Every frame drawn whole (`--whole-frames`) rather than only what changed.
     let wholeFrames: Bool
+    /// A video wall's tile (`--canvas`, `--viewport`): each frame is this rectangle of the canvas.
+    let viewport: Viewport?
 
     /// Opens the output; `defaultSeconds` of animation unless --seconds or --frames say otherwise.
     init(_ arguments: ParsedArguments, threads: Int, defaultSeconds: Double) throws {
         var options = try outputOptions(arguments)
         if arguments["output"] == nil { options.choice = .memory }
+        viewport = try viewportOption(arguments)
+        if let viewport, options.choice == .memory, arguments["size"] == nil {
+            options.memorySize = (viewport.width, viewport.height)
+        }
         (presenter, console) = try openKioskOutput(options)
         presenting = options.choice != .memory
         self.threads = threads
@@ -72,13 +78,17 @@ struct SceneBench {
             }
             diff = diffing ? FrameDiffDamage(width: width, height: height) : nil
             hold = arguments.has("hold")
+            try checkViewport(
+                viewport, width: presenter.shadow.width, height: presenter.shadow.height,
+                of: presenting ? presenter.display.description : "--size")
             let seconds = try secondsOption(arguments) ?? defaultSeconds
             frames = try arguments.integer(
                 "frames", default: max(1, Int((seconds * refresh).rounded())), in: 1...10_000_000)
             script =
                 try arguments["input"].map(loadTouchScript)?.events
                 ?? draggingFingers(
-                    width: presenter.shadow.width, height: presenter.shadow.height, seconds: Double(frames) / refresh)
+                    width: viewport?.canvasWidth ?? presenter.shadow.width,
+                    height: viewport?.canvasHeight ?? presenter.shadow.height, seconds: Double(frames) / refresh)
         } catch {
             console?.restore()
             presenter.restore()
@@ -94,6 +104,7 @@ struct SceneBench {
 
     func run(_ player: ScenePlayer, name: String) throws -> BenchSeries {
         player.tracksDamage = !wholeFrames
+        player.viewport = viewport
         return try benchFrames(
             player, name: name, on: presenter, presenting: presenting, refresh: refresh, frames: frames, script: script,
             damage: damage, diff: diff)
@@ -126,7 +137,7 @@ func benchFrames(
     var progress = ProgressBar(total: frames, label: name)
     var nextEvent = 0
     let surface = presenter.shadow.surface
-    player.screen = FrameSize(width: surface.width, height: surface.height)
+    player.screen = player.screenSize(for: surface)
     for index in 0..<frames {
         if StopSignals.received != nil { break }
         let time = Double(index) / refresh
