@@ -72,7 +72,7 @@ import Testing
             "--viewport", "64,0,60,36",
         ])
         #expect(run.status == 64, "\(run.stderr)")
-        #expect(run.stderr.contains("--viewport is 60x36 but memory"), "\(run.stderr)")
+        #expect(run.stderr.contains("--viewport is 60x36 but the picture on memory"), "\(run.stderr)")
         #expect(run.stderr.contains("they must be the same size"))
     }
 
