@@ -31,7 +31,9 @@ extension FrameRenderer {
     /// `viewport.y0..<viewport.y1`, into a surface addressed in canvas rows. Columns are not cut:
     /// the ring kernel chooses its paths (steep rows, edge windows, full spans) by where its clip
     /// cuts a ring, so a ring clipped at the tile's left or right edge would get other bytes in
-    /// its last bit than on the whole canvas (see `wholeRows` in FrameDamage.swift). A tile as
+    /// its last bit than on the whole canvas (see `wholeRows` in FrameDamage.swift): with the
+    /// bands cut to the tile's columns, ViewportStitchTests failed for the ripples (a pixel
+    /// 0xffffb3af against the canvas's 0xffffb4af, inside a 101-wide tile). A tile as
     /// wide as the canvas is drawn straight into `tile`; a narrower one into whole canvas rows
     /// kept here (`viewportRows`, which also keep the previous frame for damage), whose
     /// damaged part of the tile's columns is then copied to `tile`. A tile of a 2x2 wall thus
