@@ -10,6 +10,15 @@ public func monotonicSeconds() -> Double {
     return Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
 }
 
+/// CLOCK_REALTIME in seconds since 1970-01-01T00:00:00Z: only for what must agree between
+/// machines (a video wall's scene time, kept in step by chrony or linuxptp); it can step, so
+/// never for pacing or measurements.
+public func realtimeSeconds() -> Double {
+    var now = timespec()
+    _ = systemRealtimeGettime(&now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
+}
+
 /// Sleeps until the monotonic clock reads `deadline` (absolute, so lateness does not accumulate).
 /// Returns early if a signal arrives, so a stop request is seen within one frame.
 public func sleepUntil(monotonic deadline: Double) {

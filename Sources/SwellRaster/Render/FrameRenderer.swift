@@ -65,8 +65,15 @@ public final class FrameRenderer {
     private var views: ScratchViews
     /// Draw lists rendered through `render(_ frame: Frame, …)` go through this list.
     private var converted = DisplayList(width: 1, height: 1, background: .white)
+    /// Viewport rendering (FrameViewport.swift): the canvas rows drawn before cropping, the
+    /// tile they were last copied to (nil: none, or forgotten) and its owner, and the damage in
+    /// the tile's pixels.
+    var viewportRows: PixelBuffer?
+    var previousTile: Target?
+    var previousTileOwner: AnyObject?
+    var tileDamage = Damage()
 
-    private struct Target: Equatable {
+    struct Target: Equatable {
         var base: UnsafeMutableRawPointer
         var width: Int
         var height: Int
@@ -120,8 +127,16 @@ public final class FrameRenderer {
     public func render(_ list: DisplayList, into surface: PixelSurface, tracksDamage: Bool = true) -> Damage {
         precondition(
             surface.width == list.width && surface.height == list.height, "surface size differs from the list's")
+        return renderRows(list, 0..<list.height, into: surface, tracksDamage: tracksDamage)
+    }
+
+    /// Draws only the rows `rows` of `list` into `surface`, addressed in the list's coordinates
+    /// (as wide as the list, `rows.upperBound` high), whose rows above `rows` need not be
+    /// memory: every band lies within `rows`, and every kernel clips to its band. The damage is
+    /// within `rows`, in the list's coordinates.
+    func renderRows(_ list: DisplayList, _ rows: Range<Int>, into surface: PixelSurface, tracksDamage: Bool) -> Damage {
         let (circles, depth) = bin(list, tracksDamage: tracksDamage)
-        findDamage(list, surface, tracksDamage: tracksDamage)
+        findDamage(list, surface, rows: rows, tracksDamage: tracksDamage)
         if !damage.isEmpty {
             disjointRects(of: damage, into: &regions, edges: &edges)
             var damagedRows = 0
@@ -147,6 +162,8 @@ public final class FrameRenderer {
     public func invalidate() {
         previousTarget = nil
         previousOwner = nil
+        previousTile = nil
+        previousTileOwner = nil
     }
 
     /// Fills `rects` (and, when tracking, `signatures` and `images`); returns how many commands
@@ -194,9 +211,10 @@ public final class FrameRenderer {
         return (circles, depth)
     }
 
-    /// This frame's damage: the changed commands' rectangles, or the whole frame when there is
-    /// no previous frame on this surface to compare with.
-    private func findDamage(_ list: DisplayList, _ surface: PixelSurface, tracksDamage: Bool) {
+    /// This frame's damage within `rows`: the changed commands' rectangles, or all of `rows`
+    /// when there is no previous frame on this surface to compare with.
+    private func findDamage(_ list: DisplayList, _ surface: PixelSurface, rows: Range<Int>, tracksDamage: Bool) {
+        let drawn = ClipRect(x0: 0, y0: rows.lowerBound, x1: surface.width, y1: rows.upperBound)
         let target = Target(
             base: surface.base, width: surface.width, height: surface.height, stride: surface.stride,
             background: list.background.opaquePixel)
@@ -204,8 +222,9 @@ public final class FrameRenderer {
         if tracksDamage, let previous = previousTarget, previous == target, previousOwner === surface.owner {
             addChanges(
                 from: previousSignatures, to: signatures, width: surface.width, height: surface.height, into: &damage)
+            damage.formIntersection(drawn)
         } else {
-            damage.add(surface.bounds)
+            damage.add(drawn)
         }
         previousTarget = tracksDamage ? target : nil
         previousOwner = tracksDamage ? surface.owner : nil

@@ -119,7 +119,7 @@ public struct ScriptedPlayback {
     /// damage (`ScenePlayer.render(at:into:)`).
     @discardableResult
     public mutating func render(at time: Double, into surface: PixelSurface) -> Damage {
-        player.screen = FrameSize(width: surface.width, height: surface.height)
+        player.screen = player.screenSize(for: surface)
         while next < events.count && events[next].time <= time {
             player.handle(events[next])
             next += 1

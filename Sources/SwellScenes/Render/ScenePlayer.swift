@@ -79,6 +79,16 @@ public final class ScenePlayer {
     /// The screen's size: set by each frame, or before the first for touches that come first
     /// (touches are placed against it).
     public var screen = FrameSize(width: 1, height: 1)
+    /// A video wall's tile: the scene is laid out for the canvas (`screen` is the canvas's size)
+    /// and each frame is the viewport's rectangle of it, the tile's size (nil: the surface is
+    /// the whole screen). Touches are in canvas coordinates.
+    public var viewport: Viewport?
+    /// The screen a frame drawn into `surface` is laid out for: the canvas of a viewport, else
+    /// the surface's size.
+    public func screenSize(for surface: PixelSurface) -> FrameSize {
+        guard let viewport else { return FrameSize(width: surface.width, height: surface.height) }
+        return FrameSize(width: viewport.canvasWidth, height: viewport.canvasHeight)
+    }
     /// Fingers whose touch began on a button: the button's layer index.
     private var pressed: [Int: Press] = [:]
 
@@ -296,9 +306,9 @@ public final class ScenePlayer {
     /// the renderer's storage: copy it (`Damage.formUnion`) to keep it past the next frame.
     @discardableResult
     public func render(at time: Double, into surface: PixelSurface) -> Damage {
-        list.width = surface.width
-        list.height = surface.height
-        let size = FrameSize(width: surface.width, height: surface.height)
+        let size = screenSize(for: surface)
+        list.width = size.width
+        list.height = size.height
         screen = size
         switchPage(at: time, screen: size)
         if pageHeight != nil { shownOffset = Int(scroll.offset(at: time, limit: scrollLimit).rounded()) }
@@ -306,7 +316,12 @@ public final class ScenePlayer {
         list.background = background
         for index in layers.indices { renderLayer(index, at: time, screen: size) }
         appendWipe(at: time, size: size)
-        let damage = renderer.render(list, into: surface, tracksDamage: tracksDamage)
+        let damage: Damage
+        if let viewport, !viewport.isWholeCanvas {
+            damage = renderer.render(list, into: surface, viewport: viewport.rect, tracksDamage: tracksDamage)
+        } else {
+            damage = renderer.render(list, into: surface, tracksDamage: tracksDamage)
+        }
         // Release the references the ops hold (paths, images) so scenes can mutate their
         // storage in place next frame instead of copying it.
         list.commands.removeAll(keepingCapacity: true)

@@ -42,6 +42,8 @@
 
 @usableFromInline func systemClockGettime(_ now: inout timespec) -> Int32 { clock_gettime(CLOCK_MONOTONIC, &now) }
 
+@usableFromInline func systemRealtimeGettime(_ now: inout timespec) -> Int32 { clock_gettime(CLOCK_REALTIME, &now) }
+
 @usableFromInline func systemClockNanosleepAbsolute(_ target: inout timespec) -> Int32 {
     clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &target, nil)
 }

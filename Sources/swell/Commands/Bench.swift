@@ -66,7 +66,7 @@ let benchVerb = Verb(
         .option("plot", "FILE.svg", "also draw frame time against frame number, with a histogram"),
         .option("expect-checksums", "FILE", "exit 1 if any frame's checksum differs from FILE ('name checksum' lines)"),
         .option("record-checksums", "FILE", "write each frame's checksum to FILE"),
-    ],
+    ] + wallOptions,
     run: runBench)
 
 /// One benchmarked series: what was measured and its per-frame times.

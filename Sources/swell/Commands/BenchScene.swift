@@ -53,11 +53,17 @@ struct SceneBench {
     let wholeFrames: Bool
     /// `--clock-step S`: the animation held at time 0 and the wall clock moved S s a frame.
     let clockStep: Double?
+    /// A video wall's tile (`--canvas`, `--viewport`): each frame is this rectangle of the canvas.
+    let viewport: Viewport?
 
     /// Opens the output; `defaultSeconds` of animation unless --seconds or --frames say otherwise.
     init(_ arguments: ParsedArguments, threads: Int, defaultSeconds: Double) throws {
         var options = try outputOptions(arguments)
         if arguments["output"] == nil { options.choice = .memory }
+        viewport = try viewportOption(arguments)
+        if let viewport, options.choice == .memory, arguments["size"] == nil {
+            options.memorySize = (viewport.width, viewport.height)
+        }
         (presenter, console) = try openKioskOutput(options)
         presenting = options.choice != .memory
         self.threads = threads
@@ -74,13 +80,17 @@ struct SceneBench {
             }
             diff = diffing ? FrameDiffDamage(width: width, height: height) : nil
             hold = arguments.has("hold")
+            try checkViewport(
+                viewport, width: presenter.shadow.width, height: presenter.shadow.height,
+                of: presenting ? presenter.display.description : "--size")
             let seconds = try secondsOption(arguments) ?? defaultSeconds
             frames = try arguments.integer(
                 "frames", default: max(1, Int((seconds * refresh).rounded())), in: 1...10_000_000)
             script =
                 try arguments["input"].map(loadTouchScript)?.events
                 ?? draggingFingers(
-                    width: presenter.shadow.width, height: presenter.shadow.height, seconds: Double(frames) / refresh)
+                    width: viewport?.canvasWidth ?? presenter.shadow.width,
+                    height: viewport?.canvasHeight ?? presenter.shadow.height, seconds: Double(frames) / refresh)
         } catch {
             console?.restore()
             presenter.restore()
@@ -105,6 +115,7 @@ struct SceneBench {
 
     func run(_ player: ScenePlayer, name: String) throws -> BenchSeries {
         player.tracksDamage = !wholeFrames
+        player.viewport = viewport
         return try benchFrames(
             player, name: name, on: presenter, presenting: presenting, refresh: refresh, frames: frames, script: script,
             damage: damage, diff: diff, clockStep: clockStep)
@@ -139,7 +150,7 @@ func benchFrames(
     // A held animation takes no touches.
     let script = clockStep == nil ? script : []
     let surface = presenter.shadow.surface
-    player.screen = FrameSize(width: surface.width, height: surface.height)
+    player.screen = player.screenSize(for: surface)
     times.startup = try startupFrame(player, on: presenter, presenting: presenting, clockStep: clockStep)
     for index in 0..<frames {
         if StopSignals.received != nil { break }

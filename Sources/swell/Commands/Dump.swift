@@ -10,7 +10,9 @@ import SwellSystem
 let dumpVerb = Verb(
     name: "dump",
     summary: "render frames of a scene to raw XRGB8888 files and a manifest",
-    synopsis: "SCENE|FILE.json --size WxH --frames A..B [--fps N] [--input SCRIPT.json] -o DIR [--png]",
+    synopsis:
+        "SCENE|FILE.json --size WxH --frames A..B [--fps N] [--input SCRIPT.json] -o DIR [--png] "
+        + "[--canvas WxH --viewport X,Y,W,H]",
     details: """
         Renders frames A to B (inclusive; frame n is at time n / fps seconds) of a built-in scene
         (all defaults; see 'swell scenes') or a scene file, on a stepped clock, so the same command
@@ -26,6 +28,10 @@ let dumpVerb = Verb(
             {"time": 0.5, "type": "down", "finger": 0, "x": 100, "y": 80},
             {"time": 0.6, "type": "move", "finger": 0, "x": 110, "y": 82},
             {"time": 0.7, "type": "up", "finger": 0}]}
+        With --canvas and --viewport the scene is laid out for the canvas and each frame is the
+        viewport's tile of it (a video wall's box; --size may then be left out, or must be the
+        viewport's size); touches are in canvas pixels. Tiles of one frame, side by side, are the
+        canvas's frame byte for byte.
         Exit status: 0 done, 64 usage error, 65 invalid scene file or script, 66 unreadable input,
         73 cannot write the output.
         """,
@@ -36,7 +42,7 @@ let dumpVerb = Verb(
         .option("input", "SCRIPT", "timed touches (touches/1 JSON)"),
         .option("output", "DIR", "the folder to write (-o); created if missing"),
         .flag("png", "also write each frame as PNG"),
-    ],
+    ] + wallOptions,
     run: runDump)
 
 /// "A..B" or "N" → an inclusive range of frame numbers.
@@ -56,13 +62,18 @@ private func runDump(_ arguments: ParsedArguments) throws -> Int32 {
         throw CommandFailure(
             ExitStatus.usage, "expected one scene name or scene file, got \(arguments.positional.count)")
     }
-    guard let size = try arguments.size("size") else { throw CommandFailure(ExitStatus.usage, "missing --size WxH") }
+    let viewport = try viewportOption(arguments)
+    guard let size = try arguments.size("size") ?? viewport.map({ ($0.width, $0.height) }) else {
+        throw CommandFailure(ExitStatus.usage, "missing --size WxH")
+    }
+    try checkViewport(viewport, width: size.width, height: size.height, of: "--size")
     guard let framesText = arguments["frames"] else { throw CommandFailure(ExitStatus.usage, "missing --frames A..B") }
     let frames = try parseFrameRange(framesText)
     let fps = try arguments.integer("fps", default: 30, in: 1...1000)
     guard let folder = arguments["output"] else { throw CommandFailure(ExitStatus.usage, "missing -o DIR") }
     let player = try loadScenePlayer(arguments.positional[0])
     player.use(WallClock.dumpClock)
+    player.viewport = viewport
     let script = try arguments["input"].map(loadTouchScript) ?? TouchScript(events: [])
 
     if mkdir(folder, 0o755) != 0 && errno != EEXIST {

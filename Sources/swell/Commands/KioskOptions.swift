@@ -167,3 +167,91 @@ struct ScanoutSave {
         try writeImage(panel, to: path, as: kind)
     }
 }
+
+/// A video wall's options: the canvas and the tile this box shows (`run`, `dump`, `bench`).
+let wallOptions: [OptionSpec] = [
+    .option("canvas", "WxH", "a video wall's whole canvas: the scene is laid out at this size (with --viewport)"),
+    .option("viewport", "X,Y,W,H", "the rectangle of --canvas this box shows: W x H is its display's size"),
+]
+
+/// `--clock` and its epoch and period, for the verbs that run in real time (`run`).
+let clockOptions: [OptionSpec] = [
+    .option(
+        "clock", "monotonic|realtime",
+        "scene time from the start (monotonic, default) or from CLOCK_REALTIME since --epoch, for walls of boxes"),
+    .option("epoch", "TIME", "with --clock realtime: scene time 0, Unix seconds or 2026-01-01T00:00:00Z (default 0)"),
+    .option("period", "S", "with --clock realtime: scene time starts again from 0 every S seconds after --epoch"),
+]
+
+/// `--canvas` with `--viewport` as a viewport (nil with neither); either alone, a malformed one
+/// or one outside its canvas is a usage error.
+func viewportOption(_ arguments: ParsedArguments) throws -> Viewport? {
+    let canvas = try arguments.size("canvas")
+    guard let text = arguments["viewport"] else {
+        guard canvas == nil else {
+            throw CommandFailure(ExitStatus.usage, "--canvas needs --viewport X,Y,W,H: the rectangle this box shows")
+        }
+        return nil
+    }
+    guard let canvas else {
+        throw CommandFailure(ExitStatus.usage, "--viewport \(text) needs --canvas WxH: the whole wall's size")
+    }
+    let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
+    guard parts.count == 4, let x = parts[0], let y = parts[1], let width = parts[2], let height = parts[3],
+        x >= 0, y >= 0, width >= 1, height >= 1
+    else {
+        throw CommandFailure(
+            ExitStatus.usage, "--viewport wants X,Y,W,H in whole pixels (X, Y ≥ 0; W, H ≥ 1), not '\(text)'")
+    }
+    guard
+        let viewport = Viewport(
+            canvasWidth: canvas.width, canvasHeight: canvas.height,
+            rect: ClipRect(x0: x, y0: y, x1: x + width, y1: y + height))
+    else {
+        throw CommandFailure(
+            ExitStatus.usage,
+            "--viewport \(text) lies outside the \(canvas.width)x\(canvas.height) canvas "
+                + "(X + W must be ≤ \(canvas.width), Y + H ≤ \(canvas.height))")
+    }
+    return viewport
+}
+
+/// Refuses a viewport whose size is not the `width` x `height` picture of `what`.
+func checkViewport(_ viewport: Viewport?, width: Int, height: Int, of what: String) throws {
+    guard let viewport, viewport.width != width || viewport.height != height else { return }
+    throw CommandFailure(
+        ExitStatus.usage,
+        "--viewport is \(viewport.width)x\(viewport.height) but \(what) is \(width)x\(height): they must be the same size"
+    )
+}
+
+/// `--clock realtime` (with `--epoch`, `--period`) as a scene clock; nil for the default
+/// monotonic clock. `--epoch` or `--period` without `--clock realtime` is a usage error.
+func realtimeClockOption(_ arguments: ParsedArguments) throws -> RealtimeSceneClock? {
+    let kind = arguments["clock"] ?? "monotonic"
+    guard kind == "realtime" else {
+        guard kind == "monotonic" else {
+            throw CommandFailure(ExitStatus.usage, "--clock wants monotonic or realtime, not '\(kind)'")
+        }
+        if arguments["epoch"] != nil || arguments["period"] != nil {
+            throw CommandFailure(ExitStatus.usage, "--epoch and --period need --clock realtime")
+        }
+        return nil
+    }
+    var epoch = 0.0
+    if let text = arguments["epoch"] {
+        guard let value = RealtimeSceneClock.epoch(parsing: text) else {
+            throw CommandFailure(
+                ExitStatus.usage, "--epoch wants Unix seconds or a UTC time such as 2026-01-01T00:00:00Z, not '\(text)'"
+            )
+        }
+        epoch = value
+    }
+    let period = try arguments["period"].map { text in
+        guard let value = Double(text), value.isFinite, value > 0 else {
+            throw CommandFailure(ExitStatus.usage, "--period wants a number of seconds > 0, not '\(text)'")
+        }
+        return value
+    }
+    return RealtimeSceneClock(epoch: epoch, period: period)
+}

@@ -9,7 +9,7 @@ let runVerb = Verb(
     synopsis:
         "SCENE|FILE.json [--output auto|drm|fbdev|memory] [--device PATH] [--connector NAME] [--mode WxH[@HZ]] "
         + "[--rotate 0|90|180|270] [--touch-matrix A,B,C,D,E,F] [--seconds S] [--threads N] [--input SCRIPT.json] "
-        + "[--screen-off-after S]",
+        + "[--screen-off-after S] [--canvas WxH --viewport X,Y,W,H] [--clock realtime [--epoch TIME] [--period S]]",
     details: """
         Takes the display over (DRM/KMS page flips, else /dev/fb0), puts the VT in graphics mode,
         and runs a built-in scene (see 'swell scenes') or a scene file (see examples/) at the
@@ -35,6 +35,11 @@ let runVerb = Verb(
         'swell touch-test --calibrate').
         --input replays a touch script (touches/1, see examples/input/) in real time, on top of
         live input — for demonstrations and soak tests.
+        A video wall of several boxes: each runs the same scene with --canvas (the whole wall)
+        and --viewport (its tile, the display's size), and --clock realtime so that every box
+        shows the scene at CLOCK_REALTIME − --epoch (kept in step by chrony or linuxptp; see
+        docs/kiosk.md). A realtime clock stepped back by up to 2 s is run out at half speed, a
+        larger or a forward step is followed at once. Touches reach only the box touched.
 
         """ + "\n" + kioskExitStatusText,
     options: kioskOutputOptions.filter { $0.name != "save" } + [
@@ -42,7 +47,7 @@ let runVerb = Verb(
         .option("input", "SCRIPT.json", "replay a touch script in real time"),
         .option("screen-off-after", "S", "power the display down after S seconds without a touch; a touch wakes it"),
         touchMatrixOption,
-    ],
+    ] + wallOptions + clockOptions,
     run: runRun)
 
 private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
@@ -55,6 +60,8 @@ private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
     // A screen switched on after the kiosk booted: wait for it (at most --seconds).
     options.waitForDisplay = seconds ?? .infinity
     let threads = try arguments.integer("threads", default: onlineCores(), in: 1...256)
+    let viewport = try viewportOption(arguments)
+    let realtime = try realtimeClockOption(arguments)
     let player = try loadScenePlayer(sceneName, threads: threads)
     let script = try arguments["input"].map(loadTouchScript)?.events ?? []
     let screenOffAfter = try arguments["screen-off-after"].map { text in
@@ -66,6 +73,14 @@ private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
 
     let calibration = try touchCalibration(arguments)
     let (loop, presenter) = try openKioskLoop(options, withInput: true, calibration: calibration)
+    do {
+        try checkViewport(
+            viewport, width: presenter.shadow.width, height: presenter.shadow.height,
+            of: "the picture on \(presenter.display.description)")
+    } catch {
+        loop.restore()
+        throw error
+    }
 
     let runStart = monotonicSeconds()
     let label = sceneName.split(separator: "/").last.map(String.init) ?? sceneName
@@ -74,7 +89,8 @@ private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
     let watch = builtInScene(named: sceneName) == nil ? followed(SceneContent.files(of: player, sceneName)) : nil
     let content = SceneContent(
         player: player, script: script, reload: { try loadScenePlayer(sceneName, threads: threads) },
-        name: sceneName, watch: watch, announcement: { "running \(label) on \(presenter.display.description)" })
+        name: sceneName, watch: watch, announcement: { "running \(label) on \(presenter.display.description)" },
+        viewport: viewport, realtime: realtime.map { ($0, realtimeSeconds) })
     let end: LoopEnd
     do {
         end = try loop.run(content, seconds: seconds, screenOffAfter: screenOffAfter, watch: watch)
@@ -104,10 +120,17 @@ final class SceneContent: KioskContent {
     /// The loop time at which the scene started.
     private var sceneStart = 0.0
     private(set) var frames = 0
+    /// A video wall's tile of the canvas (nil: the display is the whole screen).
+    private let viewport: Viewport?
+    /// `--clock realtime`: the scene time from CLOCK_REALTIME (read by the function given), and
+    /// the loop time and scene time it last gave (the loop passes one time per round).
+    private var realtime: (clock: RealtimeSceneClock, read: () -> Double)?
+    private var mapped = (loop: -Double.infinity, scene: 0.0)
 
     init(
         player: ScenePlayer, script: [SwellScenes.TouchEvent], reload: @escaping () throws -> ScenePlayer,
-        name: String, watch: FileWatch? = nil, announcement: @escaping () -> String
+        name: String, watch: FileWatch? = nil, announcement: @escaping () -> String, viewport: Viewport? = nil,
+        realtime: (RealtimeSceneClock, () -> Double)? = nil
     ) {
         self.player = player
         self.script = script
@@ -115,6 +138,32 @@ final class SceneContent: KioskContent {
         self.name = name
         self.watch = watch
         self.announcement = announcement
+        self.viewport = viewport
+        self.realtime = realtime.map { (clock: $0.0, read: $0.1) }
+        player.viewport = viewport
+    }
+
+    /// The scene's time at loop time `time`: since the scene started, or from the realtime
+    /// clock. A realtime scene time that goes back (the period wrapped, or the clock stepped
+    /// back by more than `RealtimeSceneClock.largestHeldStep`) starts the scene afresh, as a
+    /// box started then would show it.
+    private func sceneTime(_ time: Double) -> Double {
+        guard var realtime else { return time - sceneStart }
+        if time == mapped.loop { return mapped.scene }
+        let scene = realtime.clock.sceneTime(realtime: realtime.read(), monotonic: time)
+        self.realtime = realtime
+        if scene < mapped.scene || mapped.loop == -Double.infinity { restart(realtime.clock) }
+        mapped = (time, scene)
+        return scene
+    }
+
+    private func restart(_ clock: RealtimeSceneClock) {
+        if mapped.loop != -Double.infinity, let fresh = try? reload() {
+            player = fresh
+            player.viewport = viewport
+        }
+        // A text element's clock reads the Unix time the scene stands for.
+        player.use(WallClock(epochAtZero: clock.cycleStart(at: clock.unwrappedTime), fixedOffset: nil))
     }
 
     /// The files a kiosk showing `player`, loaded from the scene file `name`, follows: that file,
@@ -124,8 +173,8 @@ final class SceneContent: KioskContent {
     }
 
     func render(at time: Double, into surface: PixelSurface) -> Damage {
-        let sceneTime = time - sceneStart
-        player.screen = FrameSize(width: surface.width, height: surface.height)
+        let sceneTime = sceneTime(time)
+        player.screen = player.screenSize(for: surface)
         while nextScripted < script.count && script[nextScripted].time <= sceneTime {
             player.handle(script[nextScripted])
             nextScripted += 1
@@ -137,16 +186,21 @@ final class SceneContent: KioskContent {
     }
 
     func handle(_ touch: SwellKiosk.TouchEvent, at time: Double) {
-        player.handle(sceneTouch(touch, at: time - sceneStart))
+        // On a wall's tile the touch lands on the canvas where the tile shows it.
+        var event = sceneTouch(touch, at: sceneTime(time))
+        event.x += Double(viewport?.rect.x0 ?? 0)
+        event.y += Double(viewport?.rect.y0 ?? 0)
+        player.handle(event)
     }
 
     func isIdle(at time: Double) -> Bool {
         // A pending scripted touch keeps the loop drawing until it has been delivered.
-        nextScripted >= script.count && player.isIdle(at: time - sceneStart)
+        nextScripted >= script.count && player.isIdle(at: sceneTime(time))
     }
 
     func nextWake(after time: Double) -> Double? {
-        player.nextWake(after: time - sceneStart).map { $0 + sceneStart }
+        let scene = sceneTime(time)
+        return player.nextWake(after: scene).map { $0 - scene + time }
     }
 
     /// A changed page file reloads the page graph (all its pages checked again) on the same
@@ -163,6 +217,12 @@ final class SceneContent: KioskContent {
             let shownPage = player.pageName
             player = try reload()
             player.show(page: shownPage)
+            player.viewport = viewport
+            if let realtime {
+                player.use(
+                    WallClock(
+                        epochAtZero: realtime.clock.cycleStart(at: realtime.clock.unwrappedTime), fixedOffset: nil))
+            }
             sceneStart = time
             nextScripted = script.count
             watch?.follow(Self.files(of: player, name))
