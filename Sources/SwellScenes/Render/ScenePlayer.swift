@@ -382,6 +382,12 @@ public final class ScenePlayer {
         }
     }
 
+    /// Waits for every layer's work on other threads (pictures decoded ahead), of every page.
+    public func finishBackgroundWork() {
+        for layer in layers { layer.finishBackgroundWork() }
+        for page in book.values { for layer in page.layers { layer.finishBackgroundWork() } }
+    }
+
     /// Makes every text element read `clock` (a fixed one for deterministic dumps and tests).
     public func use(_ clock: WallClock) {
         for index in layers.indices {

@@ -25,6 +25,8 @@ public protocol Scene {
     var liveValue: Int? { get }
     /// Takes the number of the element this one shows (`countOf`); most scenes ignore it.
     mutating func show(liveValue: Int)
+    /// Waits for work the scene does on other threads (a slideshow decoding its next picture).
+    func finishBackgroundWork()
 }
 
 extension Scene {
@@ -33,6 +35,7 @@ extension Scene {
     public var overflow: Int { 0 }
     public var liveValue: Int? { nil }
     public mutating func show(liveValue: Int) {}
+    public func finishBackgroundWork() {}
 }
 
 extension Color {

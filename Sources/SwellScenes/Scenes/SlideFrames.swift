@@ -131,6 +131,10 @@ final class SlideFrames: @unchecked Sendable {
     /// turns out broken, the pictures after it in `order` are tried in turn (never `current`), the
     /// first that decodes taking its place as the third wanted frame: a broken next picture does
     /// not make the change wait for the decoder.
+    /// Waits until the background queue has decoded what it was given (start-up: a benchmark
+    /// starts its timed frames with the next picture ready, as a kiosk has it seconds later).
+    func finishPrefetching() { queue.sync {} }
+
     func prefetch(_ name: String, order: [String], current: String?) {
         let start = withLock { state in
             guard !state.failed.contains(name), !state.holds(name) else { return false }

@@ -36,6 +36,8 @@ public struct SlideshowScene: Scene {
 
     public let background: Color
     let frames: SlideFrames
+
+    public func finishBackgroundWork() { frames.finishPrefetching() }
     /// Lists the pictures again at each change (a folder that may have changed), if it can.
     let relist: (() -> [String]?)?
     let interval: Double
