@@ -24,8 +24,9 @@ import Synchronization
 ///
 /// Damage (FrameDamage.swift): the commands' rectangles and hashes are kept from one frame to
 /// the next; the rows of the commands between the common prefix and suffix of the two frames
-/// are the damage (`Damage`, at most 16 rectangles, each the frame's width: the kernels' pixels
-/// depend on the clip's rows only when it spans the width, see `wholeRows`), cut into disjoint
+/// are the damage (`Damage`, at most 16 rectangles, each the frame's width — the kernels' pixels
+/// depend on the clip's rows only when it spans the width, see `wholeRows` — except where only
+/// glyph runs and pictures meet a changed one's rectangle, `keepingColumns`), cut into disjoint
 /// rectangles and then into bands. Only those are drawn; the surface keeps the previous frame elsewhere.
 ///
 /// Figure (2-core AMD EPYC, 2026-12-02, load 2.7, history in docs/speed.md): the strip page
