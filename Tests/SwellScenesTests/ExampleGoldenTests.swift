@@ -66,30 +66,10 @@ import Testing
         let frames = try golden.renderFrames()
         let fontsDiffer = exampleFontLines() != Self.recordedFonts()
         for (time, frame) in zip(golden.times, frames) {
-            let path = Self.folder + "/" + golden.goldenName(time: time)
-            let what = "examples/\(golden.name).json at \(time) s"
-            if GoldenTests.recording {
-                try withExtendedLifetime(frame) { try writePNG(frame.surface, to: path) }
-                print("recorded \(path)")
-                continue
-            }
-            let expected: PixelBuffer
-            do {
-                expected = try readPNG(path: path)
-            } catch {
-                Issue.record("\(what): missing golden \(path) (record with SWELL_RECORD_GOLDENS=1): \(error)")
-                continue
-            }
-            guard expected.width == frame.width && expected.height == frame.height else {
-                let sizes = "\(expected.width)x\(expected.height), not \(frame.width)x\(frame.height)"
-                Issue.record("\(what): golden \(path) is \(sizes)")
-                continue
-            }
-            let difference = compareFrames(frame, expected)
-            let hint = fontsDiffer ? " (the fonts differ from the recorded ones: see fonts.txt)" : ""
-            #expect(
-                difference.maxChannel <= GoldenTests.tolerance && difference.differingPixels * 200 <= difference.pixels,
-                "\(what) differs from \(path): \(difference.summary)\(hint)")
+            try GoldenTests.check(
+                frame, against: Self.folder + "/" + golden.goldenName(time: time),
+                what: "examples/\(golden.name).json at \(time) s",
+                hint: fontsDiffer ? " (the fonts differ from the recorded ones: see fonts.txt)" : "")
         }
     }
 }

@@ -37,26 +37,35 @@ import Testing
         }
         let frames = try golden.renderFrames()
         for (time, frame) in zip(golden.times, frames) {
-            let path = Self.folder + "/" + golden.goldenName(time: time)
-            if Self.recording {
-                try withExtendedLifetime(frame) { try writePNG(frame.surface, to: path) }
-                print("recorded \(path)")
-                continue
-            }
-            let expected: PixelBuffer
-            do {
-                expected = try readPNG(path: path)
-            } catch {
-                Issue.record("missing golden \(path) (record with SWELL_RECORD_GOLDENS=1): \(error)")
-                continue
-            }
-            #expect(expected.width == frame.width && expected.height == frame.height)
-            guard expected.width == frame.width && expected.height == frame.height else { continue }
-            let difference = compareFrames(frame, expected)
-            print("golden \(golden.goldenName(time: time)): \(difference.summary)")
-            #expect(difference.maxChannel <= Self.tolerance, "\(path): \(difference.summary)")
-            #expect(difference.differingPixels * 200 <= difference.pixels, "\(path): \(difference.summary)")
+            try Self.check(frame, against: Self.folder + "/" + golden.goldenName(time: time), what: golden.name)
         }
+    }
+
+    /// Records `frame` as the golden at `path` (SWELL_RECORD_GOLDENS=1), or compares it with it:
+    /// at most `tolerance` per channel, in at most 0.5 % of the pixels. `what` and `hint` name the
+    /// frame in the failure.
+    static func check(_ frame: PixelBuffer, against path: String, what: String, hint: String = "") throws {
+        if recording {
+            try withExtendedLifetime(frame) { try writePNG(frame.surface, to: path) }
+            print("recorded \(path)")
+            return
+        }
+        let expected: PixelBuffer
+        do {
+            expected = try readPNG(path: path)
+        } catch {
+            Issue.record("\(what): missing golden \(path) (record with SWELL_RECORD_GOLDENS=1): \(error)")
+            return
+        }
+        guard expected.width == frame.width && expected.height == frame.height else {
+            let sizes = "\(expected.width)x\(expected.height), not \(frame.width)x\(frame.height)"
+            Issue.record("\(what): golden \(path) is \(sizes)")
+            return
+        }
+        let difference = compareFrames(frame, expected)
+        #expect(
+            difference.maxChannel <= tolerance && difference.differingPixels * 200 <= difference.pixels,
+            "\(what) differs from \(path): \(difference.summary)\(hint)")
     }
 
     @Test(arguments: GoldenCase.all)
