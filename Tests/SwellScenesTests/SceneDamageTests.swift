@@ -110,4 +110,33 @@ import Testing
             }
         }
     }
+
+    /// Every example page, with its golden case's taps, every 0.1 s to half a second past its
+    /// last golden time, drawn with damage and drawn whole: the same bytes in every frame
+    /// (button bounces, page wipes, scrolling, slideshow reveals and clocks included).
+    @Test(arguments: ExampleGoldenCase.all)
+    func everyExampleDrawnWithDamageGivesTheWholeFramesBytes(_ example: ExampleGoldenCase) throws {
+        let script = try example.script.map { try parseTouchScript(bytes: Array($0.utf8), name: example.name) }
+        let whole = try example.makePlayer()
+        whole.tracksDamage = false
+        let touches = script ?? TouchScript(events: [])
+        var wholePlayback = ScriptedPlayback(player: whole, script: touches)
+        var damagedPlayback = ScriptedPlayback(player: try example.makePlayer(), script: touches)
+        let wholeBuffer = PixelBuffer(width: 1920, height: 1080)
+        let damagedBuffer = PixelBuffer(width: 1920, height: 1080)
+        var partial = 0
+        let frames = Int(((example.times.last ?? 0) + 0.5) * 10)
+        for frame in 0...frames {
+            let time = Double(frame) / 10
+            wholePlayback.render(at: time, into: wholeBuffer.surface)
+            let damage = damagedPlayback.render(at: time, into: damagedBuffer.surface)
+            if damage.area < 1920 * 1080 { partial += 1 }
+            guard wholeBuffer.packedBytes() == damagedBuffer.packedBytes() else {
+                let difference = Self.firstDifference(wholeBuffer.surface, damagedBuffer.surface) ?? ""
+                Issue.record("examples/\(example.name).json at \(time) s: \(difference)")
+                return
+            }
+        }
+        #expect(partial > 0, "examples/\(example.name).json: some frames are drawn in part")
+    }
 }
