@@ -116,10 +116,9 @@ import Testing
     /// (button bounces, page wipes, scrolling, slideshow reveals and clocks included).
     @Test(arguments: ExampleGoldenCase.all)
     func everyExampleDrawnWithDamageGivesTheWholeFramesBytes(_ example: ExampleGoldenCase) throws {
-        let script = try example.script.map { try parseTouchScript(bytes: Array($0.utf8), name: example.name) }
         let whole = try example.makePlayer()
         whole.tracksDamage = false
-        let touches = script ?? TouchScript(events: [])
+        let touches = try example.makeScript()
         var wholePlayback = ScriptedPlayback(player: whole, script: touches)
         var damagedPlayback = ScriptedPlayback(player: try example.makePlayer(), script: touches)
         let wholeBuffer = PixelBuffer(width: 1920, height: 1080)

@@ -25,11 +25,9 @@ struct ExampleGoldenCase: CustomStringConvertible, Sendable {
 
     static let examples = ExampleFileTests.examples
 
-    func goldenName(time: Double) -> String {
-        var ms = String(Int((time * 1000).rounded()))
-        while ms.count < 5 { ms = "0" + ms }
-        return "\(name)-t\(ms)ms.png"
-    }
+    func goldenName(time: Double) -> String { goldenFileName(name, time: time) }
+
+    func makeScript() throws -> TouchScript { try parsedScript(script, name: name) }
 
     /// The example as `swell run` loads it: every page its buttons reach, its pictures from
     /// its folders (PNGs, read whole), and the dumps' fixed wall clock (12:00:00 UTC at 0 s).
@@ -44,8 +42,7 @@ struct ExampleGoldenCase: CustomStringConvertible, Sendable {
 
     /// The case's frames in order, each reduced.
     func renderFrames() throws -> [PixelBuffer] {
-        let script = try script.map { try parseTouchScript(bytes: Array($0.utf8), name: name + " script") }
-        var playback = ScriptedPlayback(player: try makePlayer(), script: script ?? TouchScript(events: []))
+        var playback = ScriptedPlayback(player: try makePlayer(), script: try makeScript())
         let frame = PixelBuffer(width: Self.width, height: Self.height)
         return times.map { time in
             playback.render(at: time, into: frame.surface)

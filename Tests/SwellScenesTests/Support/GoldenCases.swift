@@ -1,6 +1,19 @@
 import SwellRaster
 import SwellScenes
 
+/// The golden file of case `name`'s frame at `time` (s): NAME-tMMMMMms.png.
+func goldenFileName(_ name: String, time: Double) -> String {
+    var ms = String(Int((time * 1000).rounded()))
+    while ms.count < 5 { ms = "0" + ms }
+    return "\(name)-t\(ms)ms.png"
+}
+
+/// A golden case's touch script (`touches/1` text), parsed; none: no touches.
+func parsedScript(_ script: String?, name: String) throws -> TouchScript {
+    guard let script else { return TouchScript(events: []) }
+    return try parseTouchScript(bytes: Array(script.utf8), name: name + " script")
+}
+
 /// The scenes the golden tests pin down: a scene file, an optional touch script, and the times
 /// of the frames to compare, all at 320x180.
 struct GoldenCase: CustomStringConvertible, Sendable {
@@ -14,11 +27,7 @@ struct GoldenCase: CustomStringConvertible, Sendable {
     static let width = 320
     static let height = 180
 
-    func goldenName(time: Double) -> String {
-        var ms = String(Int((time * 1000).rounded()))
-        while ms.count < 5 { ms = "0" + ms }
-        return "\(name)-t\(ms)ms.png"
-    }
+    func goldenName(time: Double) -> String { goldenFileName(name, time: time) }
 
     /// A fresh player for this case (slideshow cases get three synthetic pictures).
     func makePlayer(threads: Int = 1) throws -> ScenePlayer {
@@ -27,10 +36,7 @@ struct GoldenCase: CustomStringConvertible, Sendable {
         }
     }
 
-    func makeScript() throws -> TouchScript {
-        guard let script else { return TouchScript(events: []) }
-        return try parseTouchScript(bytes: Array(script.utf8), name: name + " script")
-    }
+    func makeScript() throws -> TouchScript { try parsedScript(script, name: name) }
 
     /// Renders the case's frames in order into fresh buffers.
     func renderFrames(threads: Int = 1) throws -> [PixelBuffer] {
