@@ -176,7 +176,7 @@ final class SlideFrames: @unchecked Sendable {
     /// How many scaled frames are held once the background work queued so far is done (for tests
     /// and diagnostics).
     var heldFrames: Int {
-        queue.sync {}
+        finishPrefetching()
         return withLock { state in state.slots.reduce(0) { $0 + ($1.frame == nil ? 0 : 1) } }
     }
 
