@@ -61,6 +61,7 @@ struct SceneBench {
         var options = try outputOptions(arguments)
         if arguments["output"] == nil { options.choice = .memory }
         viewport = try viewportOption(arguments)
+        clockStep = try positiveSecondsOption(arguments, "clock-step")
         if let viewport, options.choice == .memory, arguments["size"] == nil {
             options.memorySize = (viewport.width, viewport.height)
         }
@@ -97,14 +98,6 @@ struct SceneBench {
             throw error
         }
         wholeFrames = arguments.has("whole-frames")
-        let clockStepText = arguments["clock-step"]
-        let step = clockStepText.flatMap(Double.init)
-        if let clockStepText, step == nil || !step!.isFinite || step! <= 0 {
-            console?.restore()
-            presenter.restore()
-            throw CommandFailure(ExitStatus.usage, "--clock-step wants seconds > 0, such as 60, not '\(clockStepText)'")
-        }
-        clockStep = step
         describedInput =
             "\(threads) thread\(threads == 1 ? "" : "s"), \(wholeFrames ? "whole frames" : "damage only"), "
             + (clockStep.map { "animation held and no touches, wall clock +\(formatMilliseconds($0)) s a frame" }

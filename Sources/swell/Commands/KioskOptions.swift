@@ -70,6 +70,15 @@ func secondsOption(_ arguments: ParsedArguments) throws -> Double? {
     return seconds
 }
 
+/// Option `name` as a number of seconds > 0, or nil when it is not given.
+func positiveSecondsOption(_ arguments: ParsedArguments, _ name: String) throws -> Double? {
+    guard let text = arguments[name] else { return nil }
+    guard let value = Double(text), value.isFinite, value > 0 else {
+        throw CommandFailure(ExitStatus.usage, "--\(name) wants a number of seconds > 0, not '\(text)'")
+    }
+    return value
+}
+
 /// Maps a kiosk failure onto the exit statuses in Support/ExitStatus.swift.
 func commandFailure(_ error: KioskError) -> CommandFailure {
     let status: Int32
@@ -247,11 +256,6 @@ func realtimeClockOption(_ arguments: ParsedArguments) throws -> RealtimeSceneCl
         }
         epoch = value
     }
-    let period = try arguments["period"].map { text in
-        guard let value = Double(text), value.isFinite, value > 0 else {
-            throw CommandFailure(ExitStatus.usage, "--period wants a number of seconds > 0, not '\(text)'")
-        }
-        return value
-    }
+    let period = try positiveSecondsOption(arguments, "period")
     return RealtimeSceneClock(epoch: epoch, period: period)
 }

@@ -64,12 +64,7 @@ private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
     let realtime = try realtimeClockOption(arguments)
     let player = try loadScenePlayer(sceneName, threads: threads)
     let script = try arguments["input"].map(loadTouchScript)?.events ?? []
-    let screenOffAfter = try arguments["screen-off-after"].map { text in
-        guard let value = Double(text), value.isFinite, value > 0 else {
-            throw CommandFailure(ExitStatus.usage, "--screen-off-after wants a number of seconds > 0, not '\(text)'")
-        }
-        return value
-    }
+    let screenOffAfter = try positiveSecondsOption(arguments, "screen-off-after")
 
     let calibration = try touchCalibration(arguments)
     let (loop, presenter) = try openKioskLoop(options, withInput: true, calibration: calibration)
