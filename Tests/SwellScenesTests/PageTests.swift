@@ -153,6 +153,27 @@ import Testing
         #expect(during != first && during != after)
     }
 
+    /// A fixed wall clock reaches the clocks of every page, not only the shown one: after the
+    /// switch, page two's clock shows the injected time (fails with the system's clock there).
+    @Test func aWallClockReachesTheClocksOfEveryPage() throws {
+        let files: [String: String] = [
+            "one.json": #"{"layers": [{"scene": "button", "frame": {"x": 20, "y": 20, "width": 100, "height": 40}, "parameters": {"action": "page", "target": "two.json"}}]}"#,
+            "two.json": #"{"layers": [{"scene": "text", "parameters": {"clock": "%Y-%m-%d %H:%M"}}]}"#,
+        ]
+        let player = try loadPageGraph(
+            bytes: Array(files["one.json"]!.utf8), name: "one.json",
+            read: { Array(files[$0.split(separator: "/").last.map(String.init) ?? $0]!.utf8) },
+            loadImages: { _, _ in .none })
+        player.use(WallClock.dumpClock)
+        player.screen = FrameSize(width: 320, height: 180)
+        _ = Self.frame(player, at: 0)
+        Self.tap(player, x: 60, y: 40, at: 0.5)
+        _ = Self.frame(player, at: 1)
+        #expect(player.pageName.hasSuffix("two.json"))
+        let clock = try #require(player.layers.first as? TextScene)
+        #expect(clock.string(at: 1) == "2026-01-01 12:00")
+    }
+
     static func examplePages() throws(SceneFileError) -> ScenePlayer {
         let name = ExampleFileTests.examples + "/welcome.json"
         return try loadPageGraph(

@@ -256,15 +256,10 @@ public final class ScenePlayer {
     /// Shows `text` (a text file's checked contents) on every text element, of any page, whose
     /// `file` is `path`. The next frame lays it out; its damage is the elements' old and new text.
     public func showFileText(_ path: String, _ text: String) {
-        Self.show(text, from: path, in: &layers)
-        for name in book.keys { Self.show(text, from: path, in: &book[name]!.layers) }
-    }
-
-    private static func show(_ text: String, from path: String, in layers: inout [any Scene]) {
-        for index in layers.indices {
-            guard var scene = layers[index] as? TextScene, scene.file == path else { continue }
+        changeTexts { scene in
+            guard scene.file == path else { return false }
             scene.show(fileText: text)
-            layers[index] = scene
+            return true
         }
     }
 
@@ -389,10 +384,24 @@ public final class ScenePlayer {
     }
 
     /// Makes every text element read `clock` (a fixed one for deterministic dumps and tests).
+    /// Every page's, so the other pages of a dump show the same fixed time.
     public func use(_ clock: WallClock) {
-        for index in layers.indices {
-            guard var text = layers[index] as? TextScene else { continue }
+        changeTexts { text in
             text.wallClock = clock
+            return true
+        }
+    }
+
+    /// Applies `change` to every text element of every page, the shown one and the others; an
+    /// element is boxed again only when `change` says it changed it.
+    private func changeTexts(_ change: (inout TextScene) -> Bool) {
+        Self.changeTexts(in: &layers, change)
+        for name in book.keys { Self.changeTexts(in: &book[name]!.layers, change) }
+    }
+
+    private static func changeTexts(in layers: inout [any Scene], _ change: (inout TextScene) -> Bool) {
+        for index in layers.indices {
+            guard var text = layers[index] as? TextScene, change(&text) else { continue }
             layers[index] = text
         }
     }
