@@ -156,14 +156,12 @@ import Testing
     /// A fixed wall clock reaches the clocks of every page, not only the shown one: after the
     /// switch, page two's clock shows the injected time (fails with the system's clock there).
     @Test func aWallClockReachesTheClocksOfEveryPage() throws {
-        let files: [String: String] = [
-            "one.json": #"{"layers": [{"scene": "button", "frame": {"x": 20, "y": 20, "width": 100, "height": 40}, "parameters": {"action": "page", "target": "two.json"}}]}"#,
-            "two.json": #"{"layers": [{"scene": "text", "parameters": {"clock": "%Y-%m-%d %H:%M"}}]}"#,
-        ]
-        let player = try loadPageGraph(
-            bytes: Array(files["one.json"]!.utf8), name: "one.json",
-            read: { Array(files[$0.split(separator: "/").last.map(String.init) ?? $0]!.utf8) },
-            loadImages: { _, _ in .none })
+        let player = try Self.graph(
+            first: "one.json",
+            [
+                "one.json": Self.pageButton(to: "two.json"),
+                "two.json": #"{"layers": [{"scene": "text", "parameters": {"clock": "%Y-%m-%d %H:%M"}}]}"#,
+            ])
         player.use(WallClock.dumpClock)
         player.screen = FrameSize(width: 320, height: 180)
         _ = Self.frame(player, at: 0)
@@ -172,6 +170,48 @@ import Testing
         #expect(player.pageName.hasSuffix("two.json"))
         let clock = try #require(player.layers.first as? TextScene)
         #expect(clock.string(at: 1) == "2026-01-01 12:00")
+    }
+
+    /// A graph of a tall scrolling page and a fixed one: each keeps its own height, so the
+    /// fixed page does not scroll under a drag, and the tall one keeps its scroll while away.
+    /// Fails if the first page's height (or scroll) is used for every page.
+    @Test func eachPageOfAGraphScrollsByItsOwnHeight() throws {
+        let tall = Self.pageButton(to: "fixed.json").replacing(#"{"layers""#, with: #"{"height": 1000, "layers""#)
+        let player = try Self.graph(
+            first: "tall.json", ["tall.json": tall, "fixed.json": Self.pageButton(to: "tall.json")])
+        player.screen = FrameSize(width: 320, height: 180)
+        // A slow 10 px drag (and its short coast), so the button stays on the screen.
+        Self.drag(player, from: 170, to: 160, start: 0, seconds: 0.5)
+        player.handle(TouchEvent(.ended, finger: 0, x: 200, y: 160, time: 0.5))
+        let away = player.scroll.offset(at: 20, limit: 820)
+        #expect(away >= 10 && away < 30, "the tall page scrolled: \(away)")
+        _ = Self.frame(player, at: 20)
+        Self.tap(player, x: 60, y: 40 - away, at: 20)  // its button, moved up with the page
+        _ = Self.frame(player, at: 20.2)
+        #expect(player.pageName.hasSuffix("fixed.json"), "the tap on the tall page's button switched")
+        #expect(player.pageHeight == nil, "the fixed page has the screen's height")
+        Self.drag(player, from: 170, to: 70, start: 21, seconds: 0.5)
+        player.handle(TouchEvent(.ended, finger: 0, x: 200, y: 70, time: 21.5))
+        #expect(player.scroll.offset(at: 30, limit: 0) == 0, "the fixed page does not scroll")
+        Self.tap(player, x: 60, y: 40, at: 30)
+        _ = Self.frame(player, at: 30.2)
+        #expect(player.pageName.hasSuffix("tall.json"))
+        #expect(player.pageHeight == 1000)
+        #expect(player.scroll.offset(at: 40, limit: 820) == away, "the tall page kept its scroll")
+    }
+
+    /// A page with one button at (20, 20), 100x40, that shows page `target`.
+    static func pageButton(to target: String) -> String {
+        #"{"layers": [{"scene": "button", "frame": {"x": 20, "y": 20, "width": 100, "height": 40}, "#
+            + #""parameters": {"action": "page", "target": "\#(target)"}}]}"#
+    }
+
+    /// The page graph of `files` (page file name to its text), starting at `first`.
+    static func graph(first: String, _ files: [String: String]) throws(SceneFileError) -> ScenePlayer {
+        try loadPageGraph(
+            bytes: Array(files[first]!.utf8), name: first,
+            read: { Array(files[$0.split(separator: "/").last.map(String.init) ?? $0]!.utf8) },
+            loadImages: { _, _ in .none })
     }
 
     static func examplePages() throws(SceneFileError) -> ScenePlayer {

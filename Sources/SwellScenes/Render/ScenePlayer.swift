@@ -75,6 +75,9 @@ public final class ScenePlayer {
         var layers: [any Scene]
         var placements: [Placement]
         var background: Color
+        /// Each page scrolls (or not) by its own height, and keeps its scroll while away.
+        var height: Int?
+        var scroll: PageScroll
     }
     /// The screen's size: set by each frame, or before the first for touches that come first
     /// (touches are placed against it).
@@ -205,7 +208,9 @@ public final class ScenePlayer {
     /// this one, whose own name is `shown`. Their state moves here; they are not used again.
     public func attach(pages: [String: ScenePlayer], shown: String) {
         for (name, player) in pages where name != shown {
-            book[name] = Page(layers: player.layers, placements: player.placements, background: player.background)
+            book[name] = Page(
+                layers: player.layers, placements: player.placements, background: player.background,
+                height: player.pageHeight, scroll: player.scroll)
         }
         pageName = shown
     }
@@ -231,9 +236,12 @@ public final class ScenePlayer {
 
     /// Puts the shown page back in the book and shows `next`, the book's page `name`.
     private func swapIn(_ next: Page, named name: String) {
-        book[pageName] = Page(layers: layers, placements: placements, background: background)
+        book[pageName] = Page(
+            layers: layers, placements: placements, background: background, height: pageHeight, scroll: scroll)
         book[name] = nil
         (layers, placements, background, pageName) = (next.layers, next.placements, next.background, name)
+        (pageHeight, scroll) = (next.height, next.scroll)
+        shownOffset = 0
         pressed = [:]
         toldTops = []
         liveSources = Self.liveSources(layers, placements)
