@@ -241,6 +241,21 @@ public final class DRMCard {
         return (crtc.pointee.buffer_id, mode)
     }
 
+    /// Opens `path` (a name such as card1 is looked up in /dev/dri), or else the first card with
+    /// display outputs: the card several outputs share.
+    public static func open(_ path: String?) throws(KioskError) -> DRMCard {
+        if let path { return try DRMCard(path: path.hasPrefix("/") ? path : "/dev/dri/" + path) }
+        var firstError = KioskError(.noDevice, "no DRM device in /dev/dri; load the display's KMS driver")
+        for candidate in devicePaths() {
+            do {
+                return try DRMCard(path: candidate)
+            } catch {
+                firstError = error
+            }
+        }
+        throw firstError
+    }
+
     /// The card paths in /dev/dri, in order.
     public static func devicePaths() -> [String] {
         directoryEntries("/dev/dri").filter { $0.hasPrefix("card") }.map { "/dev/dri/" + $0 }
