@@ -27,7 +27,7 @@ class KioskVM:
     """One QEMU guest. `device` is "vga" (-device VGA: bochs-drm) or "virtio" (virtio-gpu-pci)."""
 
     def __init__(self, boot_dir, work_dir, device, width, height, log_path=None, memory_mb=768,
-                 initramfs="initramfs.cpio"):
+                 initramfs="initramfs.cpio", outputs=1, kernel_arguments=""):
         self.device = device
         self.width = width
         self.height = height
@@ -38,14 +38,17 @@ class KioskVM:
             os.unlink(self.qmp_path)
         display = {
             "vga": f"VGA,xres={width},yres={height},edid=on",
-            "virtio": f"virtio-gpu-pci,xres={width},yres={height},edid=on",
+            # Several heads: the id names the device for screendump's head argument.
+            "virtio": f"virtio-gpu-pci,xres={width},yres={height},edid=on"
+            + (f",id=gpu0,max_outputs={outputs}" if outputs > 1 else ""),
         }[device]
         command = [
             "qemu-system-x86_64", "-accel", "tcg", "-m", str(memory_mb), "-nodefaults", "-no-reboot",
             "-kernel", os.path.join(boot_dir, "vmlinux"),
             "-initrd", os.path.join(boot_dir, initramfs),
             # systemd.show_status=0: the systemd guest's PID 1 keeps its boot messages off the serial shell.
-            "-append", "console=ttyS0 quiet loglevel=1 panic=-1 systemd.show_status=0",
+            "-append", "console=ttyS0 quiet loglevel=1 panic=-1 systemd.show_status=0"
+            + (" " + kernel_arguments if kernel_arguments else ""),
             "-display", "none", "-serial", "stdio", "-monitor", "none",
             "-qmp", f"unix:{self.qmp_path},server=on,wait=off",
             "-device", display, "-device", "virtio-tablet-pci",
@@ -141,10 +144,13 @@ class KioskVM:
             raise VMError(f"QMP {name}: {reply['error']}")
         return reply.get("return")
 
-    def screendump(self, name):
-        """Takes a screenshot of the display; returns an Image."""
+    def screendump(self, name, head=None):
+        """Takes a screenshot of the display (of virtio-gpu's head `head`); returns an Image."""
         path = os.path.join(self.work_dir, name + ".ppm")
-        self.qmp_command("screendump", filename=path)
+        if head is None:
+            self.qmp_command("screendump", filename=path)
+        else:
+            self.qmp_command("screendump", filename=path, device="gpu0", head=head)
         return read_ppm(path)
 
     def tap(self, x_value, y_value):

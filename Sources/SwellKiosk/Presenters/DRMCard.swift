@@ -170,12 +170,90 @@ public final class DRMCard {
         return nil
     }
 
+    /// What CRTC assignment needs of `connector`: the CRTC driving it now and its encoders' masks.
+    public func crtcCandidate(for connector: ConnectorInfo) -> CRTCCandidate {
+        var current: UInt32 = 0
+        if connector.currentEncoderID != 0, let encoder = drmModeGetEncoder(fd.rawValue, connector.currentEncoderID) {
+            current = encoder.pointee.crtc_id
+            drmModeFreeEncoder(encoder)
+        }
+        var masks: [UInt32] = []
+        for encoderID in connector.encoderIDs {
+            guard let encoder = drmModeGetEncoder(fd.rawValue, encoderID) else { continue }
+            masks.append(encoder.pointee.possible_crtcs)
+            drmModeFreeEncoder(encoder)
+        }
+        return CRTCCandidate(name: connector.name, currentCRTC: current, possibleCRTCMasks: masks)
+    }
+
+    /// A distinct CRTC for each of `outputs` (several heads at once); throws naming the outputs
+    /// left without one.
+    public func assignCRTCs(for outputs: [ConnectorInfo]) throws(KioskError) -> [UInt32] {
+        let assigned = SwellKiosk.assignCRTCs(outputs.map(crtcCandidate(for:)), crtcIDs: crtcIDs)
+        let stranded = zip(outputs, assigned).filter { $0.1 == nil }.map(\.0.name)
+        guard stranded.isEmpty else {
+            throw KioskError(
+                .noConnector,
+                "\(path): \(crtcIDs.count) display controllers (CRTCs) cannot drive "
+                    + outputs.map(\.name).joined(separator: ", ") + " at once; "
+                    + stranded.joined(separator: ", ") + " would have none")
+        }
+        return assigned.compactMap { $0 }
+    }
+
+    /// How many presenters use this card as DRM master: the last to let go drops it.
+    private var masterUsers = 0
+
+    /// The first opener of a card becomes DRM master; if we are not, someone else is.
+    public func claimMaster() throws(KioskError) {
+        if masterUsers > 0 || drmIsMaster(fd.rawValue) != 0 || drmSetMaster(fd.rawValue) == 0 {
+            masterUsers += 1
+            return
+        }
+        let error = Errno.current
+        if error == .accessDenied || error == .notPermitted {
+            throw KioskError(
+                .permissionDenied,
+                "\(path): cannot become DRM master (\(error.message)); another program held it and this one "
+                    + "may not take it over: run as root, or from a VT where no desktop session runs")
+        }
+        throw KioskError(
+            .busy,
+            "\(path) is busy: another DRM master (a desktop session or another kiosk program) holds it; stop it "
+                + "(for example 'systemctl stop display-manager') or run Swell on a free VT")
+    }
+
+    /// One presenter is done with the card; the last one drops DRM master (so a desktop or
+    /// another kiosk may take the card while the others' outputs would otherwise be cut off).
+    public func releaseMaster() {
+        masterUsers -= 1
+        if masterUsers <= 0 {
+            masterUsers = 0
+            drmDropMaster(fd.rawValue)
+        }
+    }
+
     /// What a CRTC shows now: (framebuffer id, mode label) — fb 0 means off.
     public func crtcState(_ crtcID: UInt32) -> (fb: UInt32, mode: String)? {
         guard let crtc = drmModeGetCrtc(fd.rawValue, crtcID) else { return nil }
         defer { drmModeFreeCrtc(crtc) }
         let mode = crtc.pointee.mode_valid != 0 ? DisplayMode(info: crtc.pointee.mode).label : "off"
         return (crtc.pointee.buffer_id, mode)
+    }
+
+    /// Opens `path` (a name such as card1 is looked up in /dev/dri), or else the first card with
+    /// display outputs: the card several outputs share.
+    public static func open(_ path: String?) throws(KioskError) -> DRMCard {
+        if let path { return try DRMCard(path: path.hasPrefix("/") ? path : "/dev/dri/" + path) }
+        var firstError = KioskError(.noDevice, "no DRM device in /dev/dri; load the display's KMS driver")
+        for candidate in devicePaths() {
+            do {
+                return try DRMCard(path: candidate)
+            } catch {
+                firstError = error
+            }
+        }
+        throw firstError
     }
 
     /// The card paths in /dev/dri, in order.

@@ -20,6 +20,19 @@ public struct DRMSelection: Sendable {
     }
 }
 
+/// One output of several on a card: its connector, mode (nil: preferred) and rotation.
+public struct DRMOutputRequest: Sendable, Equatable {
+    public var connectorName: String
+    public var mode: ModeRequest?
+    public var rotation: Rotation
+
+    public init(connectorName: String, mode: ModeRequest? = nil, rotation: Rotation = .none) {
+        self.connectorName = connectorName
+        self.mode = mode
+        self.rotation = rotation
+    }
+}
+
 /// One XRGB8888 dumb buffer, mapped, with its framebuffer object.
 struct DumbBuffer {
     let handle: UInt32
@@ -66,16 +79,26 @@ public final class DRMPresenter: Presenter {
     private var screenOff = false
 
     /// Opens the card, claims the display and saves what it showed. Throws with the fix on failure.
-    public init(_ selection: DRMSelection, rotation: Rotation) throws(KioskError) {
-        self.rotation = rotation
+    public convenience init(_ selection: DRMSelection, rotation: Rotation) throws(KioskError) {
         let (card, connector) = try DRMPresenter.pickCardAndConnector(selection)
-        self.card = card
-        self.connector = connector
-        mode = try DRMPresenter.pickMode(connector, selection.mode, card: card)
         guard let crtc = card.crtc(for: connector) else {
             throw KioskError(.noConnector, "\(card.path): no display controller (CRTC) can drive \(connector.name)")
         }
-        crtcID = crtc
+        try self.init(
+            card: card, connector: connector, crtcID: crtc,
+            mode: try DRMPresenter.pickMode(connector, selection.mode, card: card), rotation: rotation)
+    }
+
+    /// Drives one output of a card opened already (one of several heads: each has its own CRTC,
+    /// buffers, flips and pacing; the card, its descriptor and DRM master are shared).
+    public init(
+        card: DRMCard, connector: ConnectorInfo, crtcID: UInt32, mode: DisplayMode, rotation: Rotation
+    ) throws(KioskError) {
+        self.rotation = rotation
+        self.card = card
+        self.connector = connector
+        self.mode = mode
+        self.crtcID = crtcID
         lastSeen = (connector.isConnected, connector.modes)
         completedFlips.initialize(to: 0)
         pacer = FramePacer(refreshHz: mode.refreshHz, vblankAvailable: true)
@@ -86,7 +109,7 @@ public final class DRMPresenter: Presenter {
         shadow = PixelBuffer(width: logical.width, height: logical.height)
         damage = ScanoutDamage(buffers: 2, width: logical.width, height: logical.height)
 
-        try claimMaster()
+        try card.claimMaster()
         if let original = drmModeGetCrtc(card.fd.rawValue, crtcID) {
             saved = original.pointee
             drmModeFreeCrtc(original)
@@ -107,6 +130,36 @@ public final class DRMPresenter: Presenter {
     }
 
     // MARK: opening
+
+    /// Opens one presenter per output of `card`, each on a CRTC of its own; on failure the ones
+    /// opened already are restored.
+    public static func openOutputs(card: DRMCard, _ outputs: [DRMOutputRequest]) throws(KioskError)
+        -> [DRMPresenter]
+    {
+        var connectors: [ConnectorInfo] = []
+        for output in outputs {
+            let connector = try pickConnector(card, named: output.connectorName)
+            guard !connectors.contains(where: { $0.id == connector.id }) else {
+                throw KioskError(.usage, "\(card.path): \(connector.name) is named twice; one output shows one scene")
+            }
+            connectors.append(connector)
+        }
+        let crtcs = try card.assignCRTCs(for: connectors)
+        var opened: [DRMPresenter] = []
+        do {
+            for (index, output) in outputs.enumerated() {
+                let mode = try pickMode(connectors[index], output.mode, card: card)
+                opened.append(
+                    try DRMPresenter(
+                        card: card, connector: connectors[index], crtcID: crtcs[index], mode: mode,
+                        rotation: output.rotation))
+            }
+        } catch {
+            for presenter in opened.reversed() { presenter.restore() }
+            throw error
+        }
+        return opened
+    }
 
     private static func pickCardAndConnector(_ selection: DRMSelection) throws(KioskError) -> (DRMCard, ConnectorInfo) {
         if let path = selection.devicePath {
@@ -175,23 +228,6 @@ public final class DRMPresenter: Presenter {
                     + (request.refreshHz.map { "@\($0)" } ?? "") + "; it offers " + offered.joined(separator: " "))
         }
         return best
-    }
-
-    /// The first opener of a card becomes DRM master; if we are not, someone else is.
-    private func claimMaster() throws(KioskError) {
-        if drmIsMaster(card.fd.rawValue) != 0 { return }
-        if drmSetMaster(card.fd.rawValue) == 0 { return }
-        let error = Errno.current
-        if error == .accessDenied || error == .notPermitted {
-            throw KioskError(
-                .permissionDenied,
-                "\(card.path): cannot become DRM master (\(error.message)); another program held it and this one "
-                    + "may not take it over: run as root, or from a VT where no desktop session runs")
-        }
-        throw KioskError(
-            .busy,
-            "\(card.path) is busy: another DRM master (a desktop session or another kiosk program) holds it; stop it "
-                + "(for example 'systemctl stop display-manager') or run Swell on a free VT")
     }
 
     private func makeDumbBuffer() throws(KioskError) -> DumbBuffer {
@@ -523,7 +559,7 @@ public final class DRMPresenter: Presenter {
             drmModeDestroyDumbBuffer(fd, buffer.handle)
         }
         buffers = []
-        drmDropMaster(fd)
+        card.releaseMaster()
     }
 }
 

@@ -61,6 +61,30 @@ func outputOptions(_ arguments: ParsedArguments) throws -> OutputOptions {
     return options
 }
 
+/// The `--display CONNECTOR=FILE` values, checked against the DRM card's connectors (an unknown
+/// one lists them, exit 69; a malformed value or two scenes for one output, exit 64). None: [].
+func displayAssignments(_ arguments: ParsedArguments, options: OutputOptions) throws -> [DisplayAssignment] {
+    let texts = arguments.values("display")
+    guard !texts.isEmpty else { return [] }
+    guard arguments.positional.isEmpty else {
+        throw CommandFailure(
+            ExitStatus.usage, "with --display each output names its scene file; give no SCENE as well")
+    }
+    guard options.connector == nil, options.choice == .auto || options.choice == .drm else {
+        throw CommandFailure(
+            ExitStatus.usage, "--display picks DRM connectors: it goes without --connector and --output fbdev/memory")
+    }
+    do {
+        let assignments = try DisplayAssignment.parseAll(texts)
+        let card = try DRMCard.open(options.device)
+        try DisplayAssignment.check(
+            assignments, cardPath: card.path, connectors: card.connectors.map { ($0.name, $0.status) })
+        return assignments
+    } catch {
+        throw commandFailure(error)
+    }
+}
+
 /// --seconds as a positive number, or nil.
 func secondsOption(_ arguments: ParsedArguments) throws -> Double? {
     guard let text = arguments["seconds"] else { return nil }

@@ -7,7 +7,7 @@ let runVerb = Verb(
     name: "run",
     summary: "run a scene fullscreen on the display, with touch input, until stopped",
     synopsis:
-        "SCENE|FILE.json [--output auto|drm|fbdev|memory] [--device PATH] [--connector NAME] [--mode WxH[@HZ]] "
+        "SCENE|FILE.json|--display CONNECTOR=FILE [--output auto|drm|fbdev|memory] [--device PATH] [--connector NAME] [--mode WxH[@HZ]] "
         + "[--rotate 0|90|180|270] [--touch-matrix A,B,C,D,E,F] [--seconds S] [--threads N] [--input SCRIPT.json] "
         + "[--screen-off-after S] [--canvas WxH --viewport X,Y,W,H] [--clock realtime [--epoch TIME] [--period S]]",
     details: """
@@ -47,15 +47,29 @@ let runVerb = Verb(
         .option("input", "SCRIPT.json", "replay a touch script in real time"),
         .option("screen-off-after", "S", "power the display down after S seconds without a touch; a touch wakes it"),
         touchMatrixOption,
+        .option(
+            "display", "CONNECTOR=FILE",
+            "show FILE on that DRM connector (see 'swell displays'); repeatable, one scene per output"),
     ] + wallOptions + clockOptions,
     run: runRun)
 
 private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
-    guard arguments.positional.count == 1 else {
+    var options = try outputOptions(arguments)
+    let displays = try displayAssignments(arguments, options: options)
+    // One --display is --connector NAME with its scene. Several at once need a loop over
+    // (presenter, content) pairs that waits for each CRTC's flip on its own (NOTES-screens.md):
+    // present() blocks on its flip, so two in turn would halve each one's rate. Refused until then.
+    guard displays.count <= 1 else {
+        throw CommandFailure(
+            ExitStatus.usage,
+            "--display: \(displays.count) outputs are valid, but this build drives one output at a time; "
+                + "run with one --display")
+    }
+    if let display = displays.first { options.connector = display.connectorName }
+    guard arguments.positional.count == 1 || displays.count == 1 else {
         throw CommandFailure(ExitStatus.usage, "expected one scene name or scene file")
     }
-    let sceneName = arguments.positional[0]
-    var options = try outputOptions(arguments)
+    let sceneName = displays.first?.file ?? arguments.positional[0]
     let seconds = try secondsOption(arguments)
     // A screen switched on after the kiosk booted: wait for it (at most --seconds).
     options.waitForDisplay = seconds ?? .infinity

@@ -18,7 +18,12 @@ struct OptionSpec: Sendable {
 struct ParsedArguments {
     var positional: [String] = []
     var options: [String: String] = [:]
+    /// Every value of each option in order (`options` keeps the last): for repeatable ones.
+    var repeated: [String: [String]] = [:]
     var flags: Set<String> = []
+
+    /// All values given for `option` (`--display A=x --display B=y`), in order.
+    func values(_ option: String) -> [String] { repeated[option] ?? [] }
 
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 
@@ -110,11 +115,13 @@ struct Verb: Sendable {
                 parsed.flags.insert(name)
             } else if let value = inlineValue {
                 parsed.options[name] = value
+                parsed.repeated[name, default: []].append(value)
             } else {
                 guard index < arguments.count else {
                     throw CommandFailure(ExitStatus.usage, "--\(name) needs a value \(spec.value!)")
                 }
                 parsed.options[name] = arguments[index]
+                parsed.repeated[name, default: []].append(arguments[index])
                 index += 1
             }
         }
