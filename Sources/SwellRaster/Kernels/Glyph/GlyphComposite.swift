@@ -4,13 +4,15 @@
 /// an all-zero vector costs one compare. Where the whole 16-pixel destination vector lies in the
 /// row, it is blended at once and lanes of zero coverage keep their old pixel exactly (a select,
 /// so pixels outside the glyph or the clip are rewritten with their own value by the thread that
-/// owns the row); at the row's right end the lanes are blended one by one. Each pixel's result
-/// depends only on its own coverage, so any band or clip gives the same bytes. A glyph's row
-/// vectors and its last vector's mask are worked out once per glyph, and a last vector of at most
-/// 8 lanes is blended 8 wide (half the cost on Zen 4, which splits 16-lane operations).
-/// text-page.json (3124 glyphs, 1080p, one thread, tuned, 2-core Zen 4 EPYC, load 1.7,
-/// 2026-12-02): 0.38–0.43 ms a frame with its background and two wave fills, Cairo 1.47–1.56 ms
-/// in the same runs, 3.6–3.9× (docs/speed.md).
+/// owns the row); at the row's right end the lanes are blended one by one, with the same
+/// arithmetic. Each pixel's result depends only on its own coverage, so any band or clip gives the
+/// same bytes. A glyph's row vectors and its last vector's mask are worked out once per glyph, and
+/// a last vector of at most 8 lanes is blended 8 wide (half the cost on Zen 4, which splits
+/// 16-lane operations). The blend (`blendGlyph`) rounds in one addition, one float operation a
+/// channel less than `blend`. text-page.json (3124 glyphs, 1080p, one thread, tuned, 2-core Zen 4
+/// EPYC, load 2.4–3.4 from other builds, 2026-12-03): 0.44–0.67 ms a frame with its background and
+/// two wave fills, Cairo/Swell 3.6–7.8× (median 4.5×) in eight runs; a quiet machine gave 3.1–3.9×
+/// before the last change (docs/speed.md).
 @inlinable
 public func fillGlyphs(_ surface: PixelSurface, _ run: GlyphRun, _ source: SourceColor, clip: ClipRect) {
     let area = clip.intersection(run.bounds).intersection(surface.bounds)
