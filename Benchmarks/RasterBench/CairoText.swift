@@ -1,4 +1,5 @@
 import CCairo
+import Glibc
 import SwellDrawList
 import SwellText
 
@@ -7,10 +8,18 @@ import SwellText
 /// style and metrics off), HarfBuzz's positions (the same shaped lines Swell draws) and one
 /// `cairo_show_glyphs` per op. `reset()` drops the faces and shaped lines, so the next frame is
 /// cold for Cairo too: new scaled fonts (empty glyph caches) and shaping again.
+///
+/// Fonts stay open across a cold frame, as Swell's do: `reset()` (untimed) opens fresh FT_Faces
+/// from the font files' bytes, read once. A fresh FT_Face is what empties Cairo's caches: a
+/// cairo face made again for the same FT_Face is revived with its scaled fonts and their glyphs.
+/// Opening faces inside the frame would charge Cairo for reading and mapping font files, which
+/// Swell's cold frame does not do. Each FT_Face is released by Cairo when it drops the face
+/// (user data), not before: cairo keeps recently used scaled fonts, and with them the face.
 final class CairoText {
     private var library: FT_Library?
     private var faces: [String: OpaquePointer] = [:]
-    private var ftFaces: [FT_Face] = []
+    /// Each font file's bytes, read once; a memory face reads them while it lives.
+    private var fileBytes: [String: UnsafeMutableRawBufferPointer] = [:]
     private var glyphs: [[cairo_glyph_t]] = []
     private let options = cairo_font_options_create()
     private let typesetter = Typesetter()
@@ -24,30 +33,61 @@ final class CairoText {
         cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
     }
 
+    // The library and the file bytes outlive the process's last face (Cairo may still hold
+    // some): a bench process makes one CairoText per renderer and list, so they are not freed.
     deinit {
-        reset()
+        for face in faces.values { cairo_font_face_destroy(face) }
         cairo_font_options_destroy(options)
-        FT_Done_FreeType(library)
     }
 
+    /// Drops the faces and shaped lines (the next frame is cold) and opens a fresh face for
+    /// every font file the ops use, so the cold frame itself opens no file.
     func reset() {
         for face in faces.values { cairo_font_face_destroy(face) }
         faces.removeAll()
-        for face in ftFaces { FT_Done_Face(face) }
-        ftFaces.removeAll()
         glyphs.removeAll()
         typesetter.removeCachedLines()
+        for op in texts where faces[op.font.file] == nil { faces[op.font.file] = open(op.font.file) }
     }
 
     /// The Cairo font face for a file (opened on first use).
     private func face(_ file: String) -> OpaquePointer? {
         if let face = faces[file] { return face }
-        var ft: FT_Face?
-        guard FT_New_Face(library, file, 0, &ft) == 0, let ft else { return nil }
-        ftFaces.append(ft)
-        let face = cairo_ft_font_face_create_for_ft_face(ft, Int32(FT_LOAD_NO_HINTING))
+        let face = open(file)
         faces[file] = face
         return face
+    }
+
+    /// A new FT_Face on the file's bytes and a Cairo face for it; Cairo calls FT_Done_Face when
+    /// it destroys the face.
+    private func open(_ file: String) -> OpaquePointer? {
+        guard let bytes = bytes(of: file) else { return nil }
+        var ft: FT_Face?
+        let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        guard FT_New_Memory_Face(library, base, bytes.count, 0, &ft) == 0, let ft else { return nil }
+        let face = cairo_ft_font_face_create_for_ft_face(ft, Int32(FT_LOAD_NO_HINTING))
+        let status = cairo_font_face_set_user_data(face, &faceKey, UnsafeMutableRawPointer(ft)) { ft in
+            FT_Done_Face(ft?.assumingMemoryBound(to: FT_FaceRec_.self))
+        }
+        if status != CAIRO_STATUS_SUCCESS { FT_Done_Face(ft) }
+        return face
+    }
+
+    private func bytes(of file: String) -> UnsafeMutableRawBufferPointer? {
+        if let bytes = fileBytes[file] { return bytes }
+        guard let stream = fopen(file, "rb") else { return nil }
+        defer { fclose(stream) }
+        fseek(stream, 0, SEEK_END)
+        let size = ftell(stream)
+        fseek(stream, 0, SEEK_SET)
+        guard size > 0 else { return nil }
+        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        guard fread(bytes.baseAddress, 1, size, stream) == size else {
+            bytes.deallocate()
+            return nil
+        }
+        fileBytes[file] = bytes
+        return bytes
     }
 
     /// Shapes every op (HarfBuzz, through SwellText's shaper) into Cairo glyphs.
@@ -72,3 +112,6 @@ final class CairoText {
         glyphs[index].withUnsafeBufferPointer { cairo_show_glyphs(cr, $0.baseAddress, Int32($0.count)) }
     }
 }
+
+/// The key of the user data that closes a face's FT_Face (its address is what Cairo compares).
+private nonisolated(unsafe) var faceKey = cairo_user_data_key_t()

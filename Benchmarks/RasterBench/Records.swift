@@ -83,8 +83,9 @@ enum Renderer: String, CaseIterable {
     case swellDamage = "swell-damage"
     case cairo
     case memset
-    /// Text lists only: a cold frame, every cache emptied first (Swell: shaped lines and glyph
-    /// masks, then layout and `FrameRenderer(threads: 1)`; Cairo: new font faces and shaping).
+    /// Text lists only: a cold frame, every cache emptied first, untimed, with the fonts open
+    /// (Swell: shaped lines and glyph masks dropped, then layout and `FrameRenderer(threads: 1)`;
+    /// Cairo: fresh FT_Faces and font faces, then shaping and drawing).
     case swellCold = "swell-cold"
     case cairoCold = "cairo-cold"
 

@@ -107,9 +107,9 @@ struct Report {
 
     private var textCacheSection: String {
         guard !textCaches.isEmpty else { return "" }
-        var out = "\nGlyph cache after the warm frames (cold rows: every cache emptied before each frame, "
+        var out = "\nGlyph cache after the warm frames (cold: every cache emptied before each frame, "
         out +=
-            "text laid out again):\n\n| build | list | glyphs drawn | masks | mask bytes | budget | glyphs/ms warm | glyphs/ms cold |\n"
+            "fonts open, text laid out again):\n\n| build | list | glyphs drawn | masks | mask bytes | budget | glyphs/ms warm | glyphs/ms cold |\n"
         out += "|---|---|--:|--:|--:|--:|--:|--:|\n"
         for c in textCaches {
             func rate(_ r: Renderer) -> String {

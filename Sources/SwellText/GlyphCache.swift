@@ -14,6 +14,12 @@ struct GlyphKey: Hashable {
     let size: UInt64
     /// 4 · (x phase) + (y phase), each in 0...3 quarters of a pixel.
     let phase: UInt8
+
+    /// One word into the hasher instead of four (the synthesised hash fed each field: 3 % of
+    /// a cold frame); equality still compares every field.
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(size &+ UInt64(glyph) << 20 &+ UInt64(UInt32(bitPattern: font)) << 44 &+ UInt64(phase) << 60)
+    }
 }
 
 /// Glyph masks, least recently used evicted first once their bytes pass `budget`.
@@ -27,10 +33,10 @@ public final class GlyphCache {
     /// The cache's limit on mask bytes.
     public let budget: Int
     /// Mask bytes held now.
-    public private(set) var bytes = 0
+    public var bytes: Int { state.pointee.bytes }
     /// Hits and misses since the cache was made or cleared.
-    public private(set) var hits = 0
-    public private(set) var misses = 0
+    public var hits: Int { state.pointee.hits }
+    public var misses: Int { state.pointee.misses }
 
     private struct Entry {
         var key: GlyphKey
@@ -38,41 +44,50 @@ public final class GlyphCache {
         var newer: Int32
         var older: Int32
     }
-    private var entries: [Entry] = []
-    private var index: [GlyphKey: Int32] = [:]
-    private var free: [Int32] = []
-    private var newest: Int32 = -1
-    private var oldest: Int32 = -1
+    /// Everything that changes, behind a pointer: every access to a class's stored `var` pays a
+    /// dynamic exclusivity check (swift_beginAccess, a thread-local access set), about 5 % of a
+    /// cold text-page frame in `touch` and `unlink` (docs/speed.md); memory behind a `let`
+    /// pointer is not checked.
+    private struct State {
+        var entries: [Entry] = []
+        var index: [GlyphKey: Int32] = [:]
+        var free: [Int32] = []
+        var newest: Int32 = -1
+        var oldest: Int32 = -1
+        var bytes = 0
+        var hits = 0
+        var misses = 0
+    }
+    private let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
     private let rasteriser = GlyphRasteriser()
 
     /// 32 MiB by default: text-page.json's ~1300 distinct masks take about 1.3 MiB.
     public init(budget: Int = 32 << 20) {
         precondition(budget > 0)
         self.budget = budget
+        state.initialize(to: State())
     }
 
-    public var count: Int { index.count }
+    deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    public var count: Int { state.pointee.index.count }
 
     /// Drops every mask (a cold start).
     public func removeAll() {
-        entries.removeAll()
-        index.removeAll()
-        free.removeAll()
-        newest = -1
-        oldest = -1
-        bytes = 0
-        hits = 0
-        misses = 0
+        state.pointee = State()
     }
 
     func glyph(_ font: Font, _ glyph: UInt32, size: Double, phaseX: Int, phaseY: Int) -> CachedGlyph {
         let key = GlyphKey(font: font.id, glyph: glyph, size: size.bitPattern, phase: UInt8(phaseX * 4 + phaseY))
-        if let slot = index[key] {
-            hits += 1
+        if let slot = state.pointee.index[key] {
+            state.pointee.hits += 1
             touch(slot)
-            return entries[Int(slot)].glyph
+            return state.pointee.entries[Int(slot)].glyph
         }
-        misses += 1
+        state.pointee.misses += 1
         let made = rasteriser.rasterise(
             font, glyph: glyph, size: size, fx: Double(phaseX) / 4, fy: Double(phaseY) / 4)
         insert(key, made)
@@ -81,46 +96,51 @@ public final class GlyphCache {
 
     private func insert(_ key: GlyphKey, _ glyph: CachedGlyph) {
         let cost = glyph.mask.byteCount + 64
-        while bytes + cost > budget && oldest >= 0 { evict(oldest) }
-        let entry = Entry(key: key, glyph: glyph, newer: -1, older: newest)
+        while state.pointee.bytes + cost > budget && state.pointee.oldest >= 0 { evict(state.pointee.oldest) }
+        let s = state
+        let entry = Entry(key: key, glyph: glyph, newer: -1, older: s.pointee.newest)
         let slot: Int32
-        if let reused = free.popLast() {
+        if let reused = s.pointee.free.popLast() {
             slot = reused
-            entries[Int(slot)] = entry
+            s.pointee.entries[Int(slot)] = entry
         } else {
-            slot = Int32(entries.count)
-            entries.append(entry)
+            slot = Int32(s.pointee.entries.count)
+            s.pointee.entries.append(entry)
         }
-        if newest >= 0 { entries[Int(newest)].newer = slot }
-        newest = slot
-        if oldest < 0 { oldest = slot }
-        index[key] = slot
-        bytes += cost
+        if s.pointee.newest >= 0 { s.pointee.entries[Int(s.pointee.newest)].newer = slot }
+        s.pointee.newest = slot
+        if s.pointee.oldest < 0 { s.pointee.oldest = slot }
+        s.pointee.index[key] = slot
+        s.pointee.bytes += cost
     }
 
     private func unlink(_ slot: Int32) {
-        let e = entries[Int(slot)]
-        if e.newer >= 0 { entries[Int(e.newer)].older = e.older } else { newest = e.older }
-        if e.older >= 0 { entries[Int(e.older)].newer = e.newer } else { oldest = e.newer }
+        let s = state
+        let newer = s.pointee.entries[Int(slot)].newer
+        let older = s.pointee.entries[Int(slot)].older
+        if newer >= 0 { s.pointee.entries[Int(newer)].older = older } else { s.pointee.newest = older }
+        if older >= 0 { s.pointee.entries[Int(older)].newer = newer } else { s.pointee.oldest = newer }
     }
 
     private func touch(_ slot: Int32) {
-        guard slot != newest else { return }
+        let s = state
+        guard slot != s.pointee.newest else { return }
         unlink(slot)
-        entries[Int(slot)].older = newest
-        entries[Int(slot)].newer = -1
-        if newest >= 0 { entries[Int(newest)].newer = slot }
-        newest = slot
-        if oldest < 0 { oldest = slot }
+        s.pointee.entries[Int(slot)].older = s.pointee.newest
+        s.pointee.entries[Int(slot)].newer = -1
+        if s.pointee.newest >= 0 { s.pointee.entries[Int(s.pointee.newest)].newer = slot }
+        s.pointee.newest = slot
+        if s.pointee.oldest < 0 { s.pointee.oldest = slot }
     }
 
     private func evict(_ slot: Int32) {
         unlink(slot)
-        let e = entries[Int(slot)]
-        index[e.key] = nil
-        bytes -= e.glyph.mask.byteCount + 64
-        entries[Int(slot)].glyph = CachedGlyph(mask: emptyMask, left: 0, top: 0)
-        free.append(slot)
+        let s = state
+        let key = s.pointee.entries[Int(slot)].key
+        s.pointee.index[key] = nil
+        s.pointee.bytes -= s.pointee.entries[Int(slot)].glyph.mask.byteCount + 64
+        s.pointee.entries[Int(slot)].glyph = CachedGlyph(mask: emptyMask, left: 0, top: 0)
+        s.pointee.free.append(slot)
     }
 }
 

@@ -205,3 +205,72 @@ import Testing
         #expect(BlendPrecision.fixed16.blend(0xFF01_0101, tie, alpha: 0.5) == 0xFF01_0101)
     }
 }
+
+/// The glyph compositor's blend (`blendGlyph`, one rounding instead of `blend`'s two), through
+/// `fillGlyphs`: a 256x256 mask whose column x has coverage x over rows whose destination byte is
+/// the row number, so every (coverage, destination) pair is blended once per colour.
+@Suite struct GlyphBlendTests {
+    /// Composites the mask at x = 0 on a surface `width` pixels wide (narrower than 256: clipped,
+    /// and the row's last vector then runs past the surface's end and is blended pixel by pixel).
+    func composite(_ source: SourceColor, width: Int) -> PixelBuffer {
+        let mask = CoverageMask(width: 256, height: 256)
+        for y in 0..<256 {
+            for x in 0..<256 { mask.bytes[y * mask.stride + x] = UInt8(x) }
+        }
+        var run = GlyphRun()
+        run.append(mask, x: 0, y: 0)
+        let buffer = PixelBuffer(width: width, height: 256)
+        for y in 0..<256 {
+            let d = UInt32(y)
+            for x in 0..<width { buffer.surface.row(y)[x] = 0xFF00_0000 | d << 16 | (255 - d) << 8 | (d * 7 & 0xFF) }
+        }
+        fillGlyphs(buffer.surface, run, source, clip: ClipRect(x0: 0, y0: 0, x1: width, y1: 256))
+        return buffer
+    }
+
+    @Test func everyCoverageAndDestinationIsCorrectlyRoundedOnBothPaths() {
+        // text-page's ink colours (0.1 · 255 = 25.5 is a tie at full coverage), translucent ones,
+        // and colours whose channels are whole bytes.
+        let colors = [
+            Color(r: 0.1, g: 0.12, b: 0.2), Color(r: 0.75, g: 0.2, b: 0.1), Color(r: 0.05, g: 0.08, b: 0.15, a: 0.92),
+            Color(r: 1, g: 1, b: 1, a: 0.9), Color(r: 0.2, g: 0.5, b: 1, a: 0.35), Color(r: 0, g: 0, b: 0),
+            Color(r: 128.0 / 255, g: 1, b: 3.0 / 255, a: 0.5),
+        ]
+        var nearTies = 0
+        var channels = 0
+        for color in colors {
+            let source = SourceColor(color)
+            let wide = composite(source, width: 256)
+            // 250 columns: vectors start at 0, 16, …, 240, and 240 + 16 > 250.
+            let narrow = composite(source, width: 250)
+            for y in 0..<256 {
+                for x in 0..<256 {
+                    let got = wide.surface.row(y)[x]
+                    if x < 250 { #expect(narrow.surface.row(y)[x] == got, "scalar edge at x \(x), y \(y)") }
+                    let alpha = Double(Float(x) * (source.alpha / 255))
+                    let d = UInt32(y)
+                    let pixelChannels: [(UInt32, Float)] = [
+                        (d, source.red), (255 - d, source.green), (d * 7 & 0xFF, source.blue),
+                    ]
+                    for (index, (old, s)) in pixelChannels.enumerated() {
+                        channels += 1
+                        let exact = Double(old) + (Double(s) - Double(old)) * alpha
+                        let byte = got >> UInt32(16 - 8 * index) & 0xFF
+                        // Float's error is far below 1e-4: only a value that close to a half may
+                        // round either way.
+                        if abs(exact - exact.rounded(.down) - 0.5) < 1e-4 {
+                            nearTies += 1
+                            #expect(abs(Double(byte) - exact) <= 0.5 + 1e-4)
+                        } else {
+                            #expect(Double(byte) == exact.rounded(), "c \(x) d \(old) s \(s): \(byte), exact \(exact)")
+                        }
+                    }
+                    #expect(got >> 24 == 0xFF)
+                }
+            }
+        }
+        // Exact halves are common (s = 25.5 at full coverage, s = 128 at α = c/510): the exemption
+        // must stay a small part of the check.
+        #expect(nearTies * 100 < channels, "\(nearTies) of \(channels) channels within 1e-4 of a half")
+    }
+}

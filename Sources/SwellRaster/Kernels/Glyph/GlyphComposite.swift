@@ -4,13 +4,15 @@
 /// an all-zero vector costs one compare. Where the whole 16-pixel destination vector lies in the
 /// row, it is blended at once and lanes of zero coverage keep their old pixel exactly (a select,
 /// so pixels outside the glyph or the clip are rewritten with their own value by the thread that
-/// owns the row); at the row's right end the lanes are blended one by one. Each pixel's result
-/// depends only on its own coverage, so any band or clip gives the same bytes. A glyph's row
-/// vectors and its last vector's mask are worked out once per glyph, and a last vector of at most
-/// 8 lanes is blended 8 wide (half the cost on Zen 4, which splits 16-lane operations).
-/// text-page.json (3124 glyphs, 1080p, one thread, tuned, 2-core Zen 4 EPYC, load 1.7,
-/// 2026-12-02): 0.38–0.43 ms a frame with its background and two wave fills, Cairo 1.47–1.56 ms
-/// in the same runs, 3.6–3.9× (docs/speed.md).
+/// owns the row); at the row's right end the lanes are blended one by one, with the same
+/// arithmetic. Each pixel's result depends only on its own coverage, so any band or clip gives the
+/// same bytes. A glyph's row vectors and its last vector's mask are worked out once per glyph, and
+/// a last vector of at most 8 lanes is blended 8 wide (half the cost on Zen 4, which splits
+/// 16-lane operations). The blend (`blendGlyph`) rounds in one addition, one float operation a
+/// channel less than `blend`. text-page.json (3124 glyphs, 1080p, one thread, tuned, 2-core Zen 4
+/// EPYC, load 2.4–3.4 from other builds, 2026-12-03): 0.44–0.67 ms a frame with its background and
+/// two wave fills, Cairo/Swell 3.6–7.8× (median 4.5×) in eight runs; a quiet machine gave 3.1–3.9×
+/// before the last change (docs/speed.md).
 @inlinable
 public func fillGlyphs(_ surface: PixelSurface, _ run: GlyphRun, _ source: SourceColor, clip: ClipRect) {
     let area = clip.intersection(run.bounds).intersection(surface.bounds)
@@ -105,9 +107,10 @@ func compositeLanes(
         let old = p.loadUnaligned(as: PixelVector.self)
         // All ones where the coverage is 0: (0 − 1) >> 31 = 1, (c − 1) >> 31 = 0 for c in 1...255.
         let untouched = PixelVector(repeating: 0) &- ((coverage &- 1) &>> 31)
-        p.storeBytes(of: (blend(old, source, alpha: alpha) & ~untouched) | (old & untouched), as: PixelVector.self)
+        p.storeBytes(
+            of: (blendGlyph(old, source, alpha: alpha) & ~untouched) | (old & untouched), as: PixelVector.self)
     } else {
-        for i in 0..<count where bytes[i] != 0 { row[x + i] = blendPixel(row[x + i], source, alpha: alpha[i]) }
+        for i in 0..<count where bytes[i] != 0 { row[x + i] = blendGlyphPixel(row[x + i], source, alpha: alpha[i]) }
     }
 }
 
@@ -129,7 +132,7 @@ func compositeHalfVector(
         p.storeBytes(
             of: (blendHalf(old, source, alpha: alpha) & ~untouched) | (old & untouched), as: SIMD8<UInt32>.self)
     } else {
-        for i in 0..<count where bytes[i] != 0 { row[x + i] = blendPixel(row[x + i], source, alpha: alpha[i]) }
+        for i in 0..<count where bytes[i] != 0 { row[x + i] = blendGlyphPixel(row[x + i], source, alpha: alpha[i]) }
     }
 }
 
@@ -139,16 +142,51 @@ func halfAsFloat(_ value: SIMD8<UInt32>) -> SIMD8<Float> {
     unsafeBitCast(value | SIMD8<UInt32>(repeating: 0x4B00_0000), to: SIMD8<Float>.self) - 8_388_608.0
 }
 
-/// `blend(_:_:alpha:)` on 8 lanes: the same operations in the same order, so the same bytes.
+/// Source-over for glyph pixels: out = round(d + (s − d)·α) as `blend(_:_:alpha:)` computes it,
+/// with one float operation less per channel. Each destination byte d is read as the float
+/// 1.5·2^23 + d (its bits OR 0x4B40_0000, exact), so adding (s − d)·α to it rounds to the nearest
+/// integer in that one addition; `blend` adds (s − d)·α to d and then adds 1.5·2^23 to round,
+/// two roundings. The two differ only where d + (s − d)·α lies within about 2^-16 of a half
+/// (text-page: 2·10^-4 of its blends), by one.
+@inlinable @inline(__always)
+func blendGlyph(_ destination: PixelVector, _ source: SourceColor, alpha: LaneFloats) -> PixelVector {
+    let byte = PixelVector(repeating: 0xFF)
+    let bits = PixelVector(repeating: 0x4B40_0000)
+    let magic = LaneFloats(repeating: 12_582_912.0)
+    let dr = unsafeBitCast(((destination &>> 16) & byte) | bits, to: LaneFloats.self)
+    let dg = unsafeBitCast(((destination &>> 8) & byte) | bits, to: LaneFloats.self)
+    let db = unsafeBitCast((destination & byte) | bits, to: LaneFloats.self)
+    // The sums' bits are 0x4B40_00vv: shifted left by 16 only vv survives; shifted by 8, the
+    // stray 0x40 lands in the X byte, which is set to 0xFF anyway; blue needs a mask.
+    let r = unsafeBitCast(dr + (source.red - (dr - magic)) * alpha, to: PixelVector.self)
+    let g = unsafeBitCast(dg + (source.green - (dg - magic)) * alpha, to: PixelVector.self)
+    let b = unsafeBitCast(db + (source.blue - (db - magic)) * alpha, to: PixelVector.self) & byte
+    return (r &<< 16) | (g &<< 8) | b | PixelVector(repeating: 0xFF00_0000)
+}
+
+/// `blendGlyph` on 8 lanes: the same operations in the same order, so the same bytes.
 @inlinable @inline(__always)
 func blendHalf(_ destination: SIMD8<UInt32>, _ source: SourceColor, alpha: SIMD8<Float>) -> SIMD8<UInt32> {
     let byte = SIMD8<UInt32>(repeating: 0xFF)
-    let dr = halfAsFloat((destination &>> 16) & byte)
-    let dg = halfAsFloat((destination &>> 8) & byte)
-    let db = halfAsFloat(destination & byte)
-    let rounding: Float = 12_582_912.0
-    let r = unsafeBitCast(dr + (source.red - dr) * alpha + rounding, to: SIMD8<UInt32>.self)
-    let g = unsafeBitCast(dg + (source.green - dg) * alpha + rounding, to: SIMD8<UInt32>.self)
-    let b = unsafeBitCast(db + (source.blue - db) * alpha + rounding, to: SIMD8<UInt32>.self) & byte
+    let bits = SIMD8<UInt32>(repeating: 0x4B40_0000)
+    let magic = SIMD8<Float>(repeating: 12_582_912.0)
+    let dr = unsafeBitCast(((destination &>> 16) & byte) | bits, to: SIMD8<Float>.self)
+    let dg = unsafeBitCast(((destination &>> 8) & byte) | bits, to: SIMD8<Float>.self)
+    let db = unsafeBitCast((destination & byte) | bits, to: SIMD8<Float>.self)
+    let r = unsafeBitCast(dr + (source.red - (dr - magic)) * alpha, to: SIMD8<UInt32>.self)
+    let g = unsafeBitCast(dg + (source.green - (dg - magic)) * alpha, to: SIMD8<UInt32>.self)
+    let b = unsafeBitCast(db + (source.blue - (db - magic)) * alpha, to: SIMD8<UInt32>.self) & byte
     return (r &<< 16) | (g &<< 8) | b | SIMD8<UInt32>(repeating: 0xFF00_0000)
+}
+
+/// `blendGlyph` on one pixel, lane for lane the same arithmetic (a pixel at the surface's right
+/// edge takes this path, and the same pixel under another clip may take the vector one).
+@inlinable @inline(__always)
+func blendGlyphPixel(_ destination: UInt32, _ source: SourceColor, alpha: Float) -> UInt32 {
+    @inline(__always) func channel(_ d: UInt32, _ s: Float) -> UInt32 {
+        let dm = Float(bitPattern: (d & 0xFF) | 0x4B40_0000)
+        return (dm + (s - (dm - 12_582_912.0)) * alpha).bitPattern & 0xFF
+    }
+    return 0xFF00_0000 | channel(destination >> 16, source.red) << 16
+        | channel(destination >> 8, source.green) << 8 | channel(destination, source.blue)
 }
