@@ -11,6 +11,8 @@ final class InputDevice {
     let name: String
     let fd: FileDescriptor
     var decoder: EvdevDecoder
+    /// The output its touches go to (`TouchRouting`; 0 with one output).
+    var output = 0
 
     /// Opens `path` and classifies it; returns nil for devices that report no touches or clicks
     /// (keyboards, power buttons, accelerometers). Throws when the node cannot be opened.
@@ -84,6 +86,6 @@ final class InputDevice {
         guard swell_evdev_get_abs(fd.rawValue, UInt32(axis), &info) == 0,
             info.maximum > info.minimum || axis == EvdevCode.absMTSlot
         else { return nil }
-        return AxisRange(minimum: info.minimum, maximum: info.maximum)
+        return AxisRange(minimum: info.minimum, maximum: info.maximum, resolution: info.resolution)
     }
 }
