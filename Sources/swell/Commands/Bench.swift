@@ -262,7 +262,8 @@ func jsonFiles(in folder: String, holding what: String = "draw lists") throws ->
 /// A ratio with two significant digits below 10 ("0.46x", "3.1x") and none above ("120x").
 func formatRatio(_ value: Double) -> String {
     if value >= 10 { return "\(Int(value.rounded()))x" }
-    if value >= 1 {
+    // 0.995 and up round to 1.0x (not "0.100x": a hundredth's count of 100 has three digits).
+    if value >= 0.995 {
         let tenths = Int((value * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)x"
     }
