@@ -124,6 +124,12 @@ public final class InputMonitor {
         devices.values.map(\.fd) + (inotify.map { [$0] } ?? [])
     }
 
+    /// Adds `descriptors` to a loop's poll set (allocates nothing: the loop waits every frame).
+    public func addDescriptors(to set: PollSet) {
+        for device in orderedDevices { set.add(device.fd) }
+        if let inotify { set.add(inotify) }
+    }
+
     /// How long a waiter may sleep before `poll()` must run again (nil: forever, inotify covers hotplug).
     public var maximumSleep: Double? { inotify == nil ? Self.rescanInterval : nil }
 
