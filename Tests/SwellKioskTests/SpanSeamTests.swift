@@ -98,7 +98,10 @@ import Testing
             reference.render(at: time, into: canvas.surface)
             for (index, tile) in span.tiles.enumerated() {
                 let presenter = presenters[index]
-                try presenter.present(damage: tile.render(at: time, into: presenter.shadow.surface))
+                // The loop draws one output a round, each at its own clock reading: the second
+                // output asks a little later and must show the same canvas frame.
+                let asked = time + 0.004 * Double(index)
+                try presenter.present(damage: tile.render(at: asked, into: presenter.shadow.surface))
                 if let difference = firstDifference(presenter, canvas.surface, at: tile.rect, shift: shift) {
                     return ("t=\(time) output \(index): \(difference)", content.touches, crossed)
                 }
@@ -174,8 +177,9 @@ import Testing
         // Only A draws at 0.2: the ring crossing into B is pending for B, which is not idle.
         try a.present(damage: span.tiles[0].render(at: 0.2, into: a.shadow.surface))
         #expect(span.canvasFrames == 2)
-        #expect(!span.tiles[1].isIdle(at: 0.2))
-        let damage = span.tiles[1].render(at: 0.2, into: b.shadow.surface)
+        #expect(!span.tiles[1].isIdle(at: 0.21))
+        // B asks a moment later (the loop's next round) and copies A's frame: no new render.
+        let damage = span.tiles[1].render(at: 0.21, into: b.shadow.surface)
         #expect(span.canvasFrames == 2 && !damage.isEmpty && damage.bounds.x0 == 0)
         try b.present(damage: damage)
         for x in 0..<64 {
@@ -183,5 +187,8 @@ import Testing
                 #expect(b.scanoutPixel(x: x, y: y) == span.canvasSurface.pixel(x: 64 + x, y: y))
             }
         }
+        // A asks again after copying frame 2: frame 3 is drawn, at A's time.
+        _ = span.tiles[0].render(at: 0.22, into: a.shadow.surface)
+        #expect(span.canvasFrames == 3)
     }
 }

@@ -10,6 +10,13 @@ import SwellRaster
 /// `FrameRenderer.render(_:into:viewport:)`), so two tiles each drawn on their own would each
 /// cost whole canvas rows, twice the work. The bezel's columns are drawn and shown nowhere.
 ///
+/// The loop draws one output per round, each at its own reading of the clock, so the tiles of
+/// one refresh ask at slightly different times. A new canvas frame is drawn only when the output
+/// asking has already copied the current one: the others then copy that same frame (at most
+/// about one refresh old), so every output shows the same instant and the canvas costs one
+/// render per refresh, not one per output. An output that stops asking (unplugged, screen off)
+/// holds nothing up: the others draw new frames as they ask.
+///
 /// Damage: each canvas frame's damage is added to every tile's pending damage (the part of it
 /// inside the tile), and a tile copies and reports only that. A tile whose output missed canvas
 /// frames (another output rendered them) thus still gets their damage; a new or resized shadow
@@ -18,8 +25,11 @@ public final class SpanCanvas {
     public let layout: SpanLayout
     public let content: any KioskContent
     private let canvas: PixelBuffer
-    /// The loop time the canvas holds (nil: none yet).
+    /// The loop time the canvas holds (nil: none yet), and its frame's number (from 1).
     private var renderedTime: Double?
+    private var generation = 0
+    /// Per tile: the canvas frame it copied last (0: none).
+    private var copiedGeneration: [Int]
     /// Per tile: canvas rectangles changed since the tile last copied them.
     private var pending: [Damage]
     /// Per tile: the damage last returned (tile coordinates), reused.
@@ -51,17 +61,19 @@ public final class SpanCanvas {
         tileDamage = Array(repeating: Damage(), count: count)
         lastTarget = Array(repeating: nil, count: count)
         shownTiles = Array(repeating: false, count: count)
+        copiedGeneration = Array(repeating: 0, count: count)
         tiles = (0..<count).map { SpanTile(span: self, index: $0) }
     }
 
     /// The whole canvas as last drawn (tests compare the outputs with it).
     public var canvasSurface: PixelSurface { canvas.surface }
 
-    /// Draws the canvas for `time` unless it holds that time already, and files its damage
-    /// with every tile.
-    private func renderCanvas(at time: Double) {
-        guard renderedTime != time else { return }
+    /// Draws the canvas for `time` when tile `index` has copied the current frame (or there is
+    /// none), unless it holds that time already, and files its damage with every tile.
+    private func renderCanvas(at time: Double, for index: Int) {
+        guard renderedTime == nil || (copiedGeneration[index] == generation && renderedTime != time) else { return }
         renderedTime = time
+        generation += 1
         canvasFrames += 1
         let damage = content.render(at: time, into: canvas.surface)
         for index in pending.indices {
@@ -73,7 +85,8 @@ public final class SpanCanvas {
     }
 
     func render(tile index: Int, at time: Double, into surface: PixelSurface) -> Damage {
-        renderCanvas(at: time)
+        renderCanvas(at: time, for: index)
+        copiedGeneration[index] = generation
         let rect = layout.tiles[index]
         let target = Target(base: surface.base, width: surface.width, height: surface.height, stride: surface.stride)
         if lastTarget[index] != target {

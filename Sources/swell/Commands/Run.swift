@@ -9,7 +9,8 @@ let runVerb = Verb(
     synopsis:
         "SCENE|FILE.json|--display CONNECTOR=FILE [--output auto|drm|fbdev|memory] [--device PATH] [--connector NAME] [--mode WxH[@HZ]] "
         + "[--rotate 0|90|180|270] [--touch-matrix A,B,C,D,E,F] [--seconds S] [--threads N] [--input SCRIPT.json] "
-        + "[--screen-off-after S] [--canvas WxH --viewport X,Y,W,H] [--clock realtime [--epoch TIME] [--period S]]",
+        + "[--screen-off-after S] [--canvas WxH --viewport X,Y,W,H] [--clock realtime [--epoch TIME] [--period S]] "
+        + "[--span A,B [--bezel PX] [--span-layout row|column | --span-at NAME=X,Y …]] [--touch DEVICE=OUTPUT …]",
     details: """
         Takes the display over (DRM/KMS page flips, else /dev/fb0), puts the VT in graphics mode,
         and runs a built-in scene (see 'swell scenes') or a scene file (see examples/) at the
@@ -40,6 +41,13 @@ let runVerb = Verb(
         shows the scene at CLOCK_REALTIME − --epoch (kept in step by chrony or linuxptp; see
         docs/kiosk.md). A realtime clock stepped back by up to 2 s is run out at half speed, a
         larger or a forward step is followed at once. Touches reach only the box touched.
+        One scene over several displays of one card as one canvas: --span A,B (side by side, left
+        to right; --span-layout column stacks them), --bezel PX of canvas hidden between panels,
+        or --span-at NAME=X,Y for each output (any sizes). A touch on any panel reaches the scene
+        where the canvas shows it.
+        With several outputs each touch device goes to the output whose panel has its size, else
+        the first (a line says which); --touch DEVICE=OUTPUT picks it (DEVICE: its /dev/input path,
+        a link to it, or its name), and --touch-matrix DEVICE=A,…,F calibrates that device alone.
 
         """ + "\n" + kioskExitStatusText,
     options: kioskOutputOptions.filter { $0.name != "save" } + [
@@ -50,10 +58,12 @@ let runVerb = Verb(
         .option(
             "display", "CONNECTOR=FILE",
             "show FILE on that DRM connector (see 'swell displays'); repeatable, one scene per output"),
-    ] + wallOptions + clockOptions,
+        touchRoutingOption,
+    ] + spanOptions + wallOptions + clockOptions,
     run: runRun)
 
 private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
+    if let span = try spanRequest(arguments) { return try runSpan(span, arguments) }
     var options = try outputOptions(arguments)
     let displays = try displayAssignments(arguments, options: options)
     // One --display is --connector NAME with its scene. Several at once need a loop over
