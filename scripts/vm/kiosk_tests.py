@@ -13,8 +13,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kiosk_vm import (KioskVM, VMError, TABLET_MAX, centred, centroid_of_changes, compare, read_ppm,  # noqa: E402
-                      read_raw_xrgb, rotated_clockwise, write_png)
+from kiosk_vm import (KioskVM, VMError, TABLET_MAX, Image, centred, centroid_of_changes, compare,  # noqa: E402
+                      read_ppm, read_raw_xrgb, rotated_clockwise, write_png)
 
 boot_dir, host_swell, work_dir = sys.argv[1:4]
 only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
@@ -1169,6 +1169,159 @@ def systemd_suite():
     vm.close()
 
 
+def span_suite():
+    """One scene over virtio-gpu's two heads as one canvas (`swell run --span Virtual-1,Virtual-2
+    --bezel 40`): each head's screenshot equals its columns of the canvas's memory render, and a
+    tablet bound to each head (QEMU routes input-send-event's `head` to it) reaches the scene
+    through the output it is routed to. 1280x720 on both heads; Virtual-2 is forced on with
+    video=Virtual-2:1280x720e (QEMU 7.2 enables only the first head by itself)."""
+    tag = "virtio-span-1280x720"
+    if only and only not in f"{tag} span":
+        return
+    width, height, bezel = 1280, 720, 40
+    canvas_width = 2 * width + bezel
+    vm = KioskVM(boot_dir, os.path.join(work_dir, tag), "virtio", width, height, outputs=2,
+                 kernel_arguments=f"video=Virtual-2:{width}x{height}e", tablet_per_head=True)
+    try:
+        timings.append((f"{tag} boot", vm.boot()))
+    except VMError as error:
+        report(f"{tag} boot", False, str(error))
+        vm.close()
+        return
+    span = f"--span Virtual-1,Virtual-2 --bezel {bezel} --mode {width}x{height}"
+
+    def columns(image, x0):
+        """The `width` columns of `image` from x0 (a head's part of the canvas)."""
+        rows = (image.rgb[(y * image.width + x0) * 3:(y * image.width + x0 + width) * 3] for y in range(image.height))
+        return Image(width, image.height, b"".join(rows))
+
+    def tablet_node(head):
+        """The guest's event node of the tablet bound to `head` (PCI slot 0x0a + head)."""
+        status, lines = vm.sh("for e in /sys/class/input/event*; do "
+                              f"readlink -f $e/device | grep -q 0000:00:{0x0a + head:02x}.0 && "
+                              "echo node=/dev/input/${e##*/}; done; true")
+        return next(l.split("=", 1)[1] for l in lines if l.startswith("node="))
+
+    def heads_match(name, canvas):
+        """Screenshots of both heads until each equals its columns of `canvas` (at most 10 tries)."""
+        for attempt in range(1, 11):
+            shots = [vm.screendump(f"{tag}-{name}-head{head}-{attempt}", head=head) for head in (0, 1)]
+            diffs = [compare(shots[head], columns(canvas, head * (width + bezel))) for head in (0, 1)]
+            if all(d == (0, 0) for d in diffs):
+                return True, attempt, diffs
+            time.sleep(0.2)
+        for head in (0, 1):
+            write_png(shots[head], os.path.join(work_dir, f"{tag}-{name}-head{head}-actual.png"))
+            write_png(columns(canvas, head * (width + bezel)),
+                      os.path.join(work_dir, f"{tag}-{name}-head{head}-expected.png"))
+        return False, attempt, diffs
+
+    def seam_exact():
+        """wave-button.json over both heads: the Animate button sits on the canvas's middle, half
+        of it behind the bezel. Each head equals its columns of the host's 2600x720 memory render;
+        a tap on head 1's part of the button (the head-1 tablet, --touch to Virtual-2) animates the
+        wave over both heads, equal to the render of one tap at that canvas point."""
+        tap_x, tap_y = 20, height // 2  # head 1, inside the button (canvas 1244..1356 x 338..382)
+        canvas_x = width + bezel + tap_x
+        script = os.path.join(work_dir, "span-button-tap.json")
+        with open(script, "w") as f:
+            f.write('{"format": "touches/1", "events": ['
+                    f'{{"time": 0.5, "type": "down", "finger": 0, "x": {canvas_x}, "y": {tap_y}}},'
+                    '{"time": 0.6, "type": "up", "finger": 0}]}')
+        renders = {}
+        for name, extra in (("before", []), ("after", ["--input", script])):
+            out = os.path.join(work_dir, f"{tag}-button-{name}")
+            subprocess.run([host_swell, "dump", "examples/wave-button.json", "--size", f"{canvas_width}x{height}",
+                            "--fps", "1", "--frames", "10..10", "-o", out] + extra,
+                           check=True, stdout=subprocess.DEVNULL)
+            renders[name] = read_raw_xrgb(os.path.join(out, "frame-000010.raw"), canvas_width, height)
+        tablet = tablet_node(1)
+        lines = start(vm, f"swell run /data/wave-button.json {span} --touch {tablet}=Virtual-2", "/tmp/span.log",
+                      "swell: running")
+        ready = next(l for l in lines if "swell: running" in l)
+        matched, attempts, diffs = heads_match("before", renders["before"])
+        if not matched:
+            stop(vm, "/tmp/span.log")
+            return False, f"before the tap the heads differ from their columns of the canvas: {diffs}"
+        vm.tap(tap_x * (TABLET_MAX + 1) // width, tap_y * (TABLET_MAX + 1) // height, head=1)
+        time.sleep(5.0)  # the 3 s ease and the bounce, by the guest's clock
+        matched, attempts, diffs = heads_match("after", renders["after"])
+        exit_status, lines = stop(vm, "/tmp/span.log")
+        if not matched:
+            return False, f"after the tap the heads differ from their columns of the canvas: {diffs}"
+        if exit_status != 0:
+            return False, f"exit status {exit_status}: " + " | ".join(lines[-4:])
+        changed = compare(renders["before"], renders["after"])[0]
+        return True, (f"'{ready}'; each head == its 1280 columns of the {canvas_width}x{height} memory render "
+                      f"(head 1 from column {width + bezel}); a tap on head 1 at ({tap_x}, {tap_y}) = canvas "
+                      f"({canvas_x}, {tap_y}) animated the wave ({changed} px of the canvas changed) and both "
+                      f"heads == the render after that tap (attempt {attempts}); SIGTERM → exit 0")
+
+    def taps_to_heads():
+        """ripples over both heads, the head-1 tablet sent to Virtual-2 by --touch and the head-0
+        one left to the default (it matches no panel's size: the first output, and a line says
+        so). A tap on head 1 makes a ripple centred there and nothing on head 0; a tap on head 0
+        10 px from the seam makes a ripple that crosses the bezel onto head 1's first columns."""
+        tablets = [tablet_node(0), tablet_node(1)]
+        lines = start(vm, f"swell run ripples {span} --touch {tablets[1]}=Virtual-2", "/tmp/taps.log",
+                      "swell: running")
+        routes = [l for l in lines if l.startswith("touch /dev/input/")]
+        expected_routes = [
+            f"touch {tablets[0]} (QEMU Virtio Tablet) → Virtual-1: its size (0…32767 × 0…32767) matches no output, "
+            "so the first; --touch DEVICE=OUTPUT picks one",
+            f"touch {tablets[1]} (QEMU Virtio Tablet) → Virtual-2 (--touch)"]
+        if sorted(routes) != sorted(expected_routes):
+            stop(vm, "/tmp/taps.log")
+            return False, f"route lines {routes}, expected {expected_routes}"
+        time.sleep(1.0)
+        vm.tap(TABLET_MAX // 2, TABLET_MAX // 2, head=1)
+        time.sleep(0.8)
+        head0, head1 = (vm.screendump(f"{tag}-taps-head{head}", head=head) for head in (0, 1))
+        centre, count = centroid_of_changes(head1, (255, 255, 255))
+        other = centroid_of_changes(head0, (255, 255, 255))[1]
+        problems = []
+        if count == 0 or abs(centre[0] - width / 2) > 1.5 or abs(centre[1] - height / 2) > 1.5:
+            problems.append(f"head 1 ripple of {count} px at {centre}, tap at ({width / 2}, {height / 2})")
+        if other:
+            problems.append(f"{other} px changed on head 0 after a tap on head 1")
+        edge = lambda image: sum(1 for y in range(height) for x in range(24)
+                                 if image.pixel(x, y) != (255, 255, 255))
+        before = edge(head1)
+        vm.tap((width - 10) * (TABLET_MAX + 1) // width, (TABLET_MAX + 1) // 4, head=0)
+        crossed = 0
+        give_up = time.monotonic() + 20
+        while time.monotonic() < give_up and not crossed:
+            time.sleep(0.5)
+            crossed = edge(vm.screendump(f"{tag}-taps-crossed", head=1))
+        exit_status, lines = stop(vm, "/tmp/taps.log")
+        if before:
+            problems.append(f"{before} px on head 1's first 24 columns before the tap near the seam")
+        if not crossed:
+            problems.append("the ripple begun 10 px left of the seam never reached head 1's first 24 columns")
+        if exit_status != 0:
+            problems.append(f"exit status {exit_status}")
+        if problems:
+            return False, "; ".join(problems) + " | " + " | ".join(lines[-4:])
+        return True, (f"routes: {expected_routes[0]!r}, {expected_routes[1]!r}; head-1 tap → ripple of {count} px "
+                      f"centred at ({centre[0]:.2f}, {centre[1]:.2f}) on head 1, head 0 untouched; head-0 tap 10 px "
+                      f"from the seam → its ring on head 1's first columns ({crossed} px); SIGTERM → exit 0")
+
+    def span_errors():
+        """A connector the card lacks lists the card's connectors (exit 69)."""
+        status, lines = vm.sh(f"swell run ripples --span Virtual-1,HDMI-A-9 --mode {width}x{height} --seconds 1; "
+                              "echo status=$?", timeout=60)
+        exit_status = next((int(l.split("=")[1]) for l in lines if l.startswith("status=")), None)
+        message = " | ".join(l for l in lines if not l.startswith("status="))
+        if exit_status != 69 or "HDMI-A-9" not in message or "Virtual-2" not in message:
+            return False, f"exit {exit_status}: {message}"
+        return True, f"exit 69: {message}"
+
+    run_case(f"{tag} span: each head is its columns of the canvas, a tap on head 1 moves both", seam_exact)
+    run_case(f"{tag} span: taps reach the head their tablet is routed to", taps_to_heads)
+    run_case(f"{tag} span: an unknown connector lists the card's", span_errors)
+    vm.close()
+
+
 # (device, size, extra cases, the signal that stops the DRM show: each stop path once, and a crash).
 configs = [
     ("vga", 1920, 1080, [("fbdev-pacing", None), ("png", None), ("text", None), ("scenes", None)], "TERM"),
@@ -1180,6 +1333,7 @@ suite_started = time.monotonic()
 for device, width, height, extra, stop_signal in configs:
     suite_for(device, width, height, extra, stop_signal)
 systemd_suite()
+span_suite()
 for name, seconds in timings:
     if name.endswith("boot"):
         print(f"  time {name}: {seconds:.1f} s (QEMU start to the guest shell)")
