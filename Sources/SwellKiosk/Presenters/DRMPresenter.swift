@@ -220,7 +220,7 @@ public final class DRMPresenter: Presenter {
         -> DisplayMode
     {
         guard let request else {
-            guard let mode = connector.defaultMode else {
+            guard let mode = connector.defaultMode(shownNow: card.modeShown(on: connector)) else {
                 throw KioskError(.noConnector, "\(card.path): \(connector.name) offers no modes")
             }
             return mode
