@@ -220,7 +220,7 @@ public final class DRMPresenter: Presenter {
         -> DisplayMode
     {
         guard let request else {
-            guard let mode = connector.defaultMode else {
+            guard let mode = connector.defaultMode(shownNow: card.modeShown(on: connector)) else {
                 throw KioskError(.noConnector, "\(card.path): \(connector.name) offers no modes")
             }
             return mode
@@ -274,9 +274,12 @@ public final class DRMPresenter: Presenter {
 
     private func armCrashRestore() {
         guard var original = saved else { return }
-        swell_crash_restore_crtc(
+        let armed = swell_crash_restore_crtc(
             card.fd.rawValue, original.crtc_id, original.buffer_id, original.x, original.y, connector.id,
             &original.mode, original.mode_valid != 0 ? 1 : 0)
+        if armed != 0 {
+            kioskWarn("\(connector.name): more than \(SWELL_CRASH_CRTCS) outputs; a crash would not restore this one")
+        }
     }
 
     // MARK: presenting
@@ -601,7 +604,7 @@ public final class DRMPresenter: Presenter {
                 _ = drmModeSetCrtc(fd, crtcID, 0, 0, 0, nil, 0, nil)
             }
         }
-        swell_crash_restore_forget()
+        swell_crash_restore_crtc_forget(crtcID)
         for buffer in buffers {
             buffer.mapping.unmap()
             drmModeRmFB(fd, buffer.framebufferID)

@@ -66,15 +66,8 @@ private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
     if let span = try spanRequest(arguments) { return try runSpan(span, arguments) }
     var options = try outputOptions(arguments)
     let displays = try displayAssignments(arguments, options: options)
-    // One --display is --connector NAME with its scene. Several at once need a loop over
-    // (presenter, content) pairs that waits for each CRTC's flip on its own (NOTES-screens.md):
-    // present() blocks on its flip, so two in turn would halve each one's rate. Refused until then.
-    guard displays.count <= 1 else {
-        throw CommandFailure(
-            ExitStatus.usage,
-            "--display: \(displays.count) outputs are valid, but this build drives one output at a time; "
-                + "run with one --display")
-    }
+    // One --display is --connector NAME with its scene; several share the card and one loop.
+    if displays.count > 1 { return try runOnDisplays(displays, arguments, options: options) }
     if let display = displays.first { options.connector = display.connectorName }
     guard arguments.positional.count == 1 || displays.count == 1 else {
         throw CommandFailure(ExitStatus.usage, "expected one scene name or scene file")
@@ -120,6 +113,95 @@ private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
     printNow("swell: \(content.frames) frames in \(formatMilliseconds(elapsed * 1000)) ms; \(presenter.pacing)")
     if case .signal = end { printError("swell run: stopped by \(StopSignals.name); display restored") }
     return ExitStatus.success
+}
+
+/// `swell run --display A=FILE --display B=FILE …`: one presenter per connector on one card
+/// (each on its own CRTC, with its own flips and pacing), one content per output, one loop.
+/// `--mode` and `--rotate` apply to every output; `--input` replays on the first; touches reach
+/// the first output (its panel maps them). A wall's `--canvas`/`--viewport` is refused: its
+/// tile is one display's.
+private func runOnDisplays(
+    _ displays: [DisplayAssignment], _ arguments: ParsedArguments, options: OutputOptions
+) throws -> Int32 {
+    if arguments["canvas"] != nil || arguments["viewport"] != nil {
+        throw CommandFailure(
+            ExitStatus.usage, "--canvas/--viewport show one tile on one display; give one --display with them")
+    }
+    let seconds = try secondsOption(arguments)
+    let threads = try arguments.integer("threads", default: onlineCores(), in: 1...256)
+    let realtime = try realtimeClockOption(arguments)
+    let players = try displays.map { try loadScenePlayer($0.file, threads: threads) }
+    let script = try arguments["input"].map(loadTouchScript)?.events ?? []
+    let screenOffAfter = try positiveSecondsOption(arguments, "screen-off-after")
+    let calibration = try touchCalibration(arguments)
+    let (loop, presenters) = try openDisplaysLoop(displays, options: options, calibration: calibration)
+
+    let runStart = monotonicSeconds()
+    var outputs: [OutputContent] = []
+    var contents: [SceneContent] = []
+    for (index, display) in displays.enumerated() {
+        let presenter = presenters[index]
+        let name = display.file
+        let label = name.split(separator: "/").last.map(String.init) ?? name
+        let watch = builtInScene(named: name) == nil ? followed(SceneContent.files(of: players[index], name)) : nil
+        let content = SceneContent(
+            player: players[index], script: index == 0 ? script : [],
+            reload: { try loadScenePlayer(name, threads: threads) }, name: name, watch: watch,
+            announcement: { "running \(label) on \(presenter.display.description)" },
+            realtime: realtime.map { ($0, realtimeSeconds) })
+        contents.append(content)
+        outputs.append(OutputContent(content, watch: watch))
+    }
+    let end: LoopEnd
+    do {
+        end = try loop.run(outputs, seconds: seconds, screenOffAfter: screenOffAfter)
+    } catch {
+        throw commandFailure(error)
+    }
+    let elapsed = monotonicSeconds() - runStart
+    for (index, content) in contents.enumerated() {
+        printNow(
+            "swell: \(presenters[index].display.output): \(content.frames) frames in "
+                + "\(formatMilliseconds(elapsed * 1000)) ms; \(presenters[index].pacing)")
+    }
+    if case .signal = end {
+        let names = presenters.map(\.display.output).joined(separator: ", ")
+        printError("swell run: stopped by \(StopSignals.name); display restored on \(names)")
+    }
+    return ExitStatus.success
+}
+
+/// Opens the card, one DRM presenter per `--display` (distinct CRTCs), the console and the
+/// touch devices (mapped to the first output's panel), and the loop over them; on failure puts
+/// back whatever was taken.
+private func openDisplaysLoop(
+    _ displays: [DisplayAssignment], options: OutputOptions, calibration: TouchCalibration
+) throws -> (KioskLoop, [DRMPresenter]) {
+    let presenters: [DRMPresenter]
+    do {
+        let card = try DRMCard.open(options.device)
+        presenters = try DRMPresenter.openOutputs(
+            card: card,
+            displays.map {
+                DRMOutputRequest(connectorName: $0.connectorName, mode: options.mode, rotation: options.rotation)
+            })
+    } catch {
+        throw commandFailure(error)
+    }
+    let console = VTConsole.takeOver()
+    let input = InputMonitor(
+        mapping: ScreenMapping(
+            panelWidth: presenters[0].display.panelWidth, panelHeight: presenters[0].display.panelHeight,
+            rotation: presenters[0].rotation, calibration: calibration))
+    input.deviceAdded = { path, name in printNow("input added \(path) (\(name))") }
+    input.deviceRemoved = { path, reason in printNow("input removed \(path) (\(reason))") }
+    do {
+        return (try KioskLoop(presenters: presenters, input: input, console: console), presenters)
+    } catch {
+        console?.restore()
+        for presenter in presenters.reversed() { presenter.restore() }
+        throw commandFailure(error)
+    }
 }
 
 /// A scene as the kiosk loop's content. The loop's clock is the only one: the scene's time is
