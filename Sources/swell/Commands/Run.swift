@@ -83,8 +83,8 @@ private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
     let script = try arguments["input"].map(loadTouchScript)?.events ?? []
     let screenOffAfter = try positiveSecondsOption(arguments, "screen-off-after")
 
-    let calibration = try touchCalibration(arguments)
-    let (loop, presenter) = try openKioskLoop(options, withInput: true, calibration: calibration)
+    _ = try touchCalibrations(arguments)
+    let (loop, presenter) = try openKioskLoop(options, withInput: true, touch: arguments)
     do {
         try checkViewport(
             viewport, width: presenter.shadow.width, height: presenter.shadow.height,
@@ -117,9 +117,9 @@ private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
 
 /// `swell run --display A=FILE --display B=FILE …`: one presenter per connector on one card
 /// (each on its own CRTC, with its own flips and pacing), one content per output, one loop.
-/// `--mode` and `--rotate` apply to every output; `--input` replays on the first; touches reach
-/// the first output (its panel maps them). A wall's `--canvas`/`--viewport` is refused: its
-/// tile is one display's.
+/// `--mode` and `--rotate` apply to every output; `--input` replays on the first; each touch
+/// device reaches one output (`--touch`, else the one of its size, else the first). A wall's
+/// `--canvas`/`--viewport` is refused: its tile is one display's.
 private func runOnDisplays(
     _ displays: [DisplayAssignment], _ arguments: ParsedArguments, options: OutputOptions
 ) throws -> Int32 {
@@ -133,8 +133,14 @@ private func runOnDisplays(
     let players = try displays.map { try loadScenePlayer($0.file, threads: threads) }
     let script = try arguments["input"].map(loadTouchScript)?.events ?? []
     let screenOffAfter = try positiveSecondsOption(arguments, "screen-off-after")
-    let calibration = try touchCalibration(arguments)
-    let (loop, presenters) = try openDisplaysLoop(displays, options: options, calibration: calibration)
+    // The --touch values name outputs of this run: checked before any display is taken.
+    do {
+        _ = try TouchRouting.Request.checkAll(arguments.values("touch"), outputs: displays.map(\.connectorName))
+    } catch {
+        throw CommandFailure(ExitStatus.usage, error.message)
+    }
+    _ = try touchCalibrations(arguments)
+    let (loop, presenters) = try openDisplaysLoop(displays, options: options, arguments: arguments)
 
     let runStart = monotonicSeconds()
     var outputs: [OutputContent] = []
@@ -172,10 +178,10 @@ private func runOnDisplays(
 }
 
 /// Opens the card, one DRM presenter per `--display` (distinct CRTCs), the console and the
-/// touch devices (mapped to the first output's panel), and the loop over them; on failure puts
-/// back whatever was taken.
+/// touch devices (each routed to its output, `openRoutedInput`), and the loop over them; on
+/// failure puts back whatever was taken.
 private func openDisplaysLoop(
-    _ displays: [DisplayAssignment], options: OutputOptions, calibration: TouchCalibration
+    _ displays: [DisplayAssignment], options: OutputOptions, arguments: ParsedArguments
 ) throws -> (KioskLoop, [DRMPresenter]) {
     let presenters: [DRMPresenter]
     do {
@@ -189,18 +195,15 @@ private func openDisplaysLoop(
         throw commandFailure(error)
     }
     let console = VTConsole.takeOver()
-    let input = InputMonitor(
-        mapping: ScreenMapping(
-            panelWidth: presenters[0].display.panelWidth, panelHeight: presenters[0].display.panelHeight,
-            rotation: presenters[0].rotation, calibration: calibration))
-    input.deviceAdded = { path, name in printNow("input added \(path) (\(name))") }
-    input.deviceRemoved = { path, reason in printNow("input removed \(path) (\(reason))") }
     do {
-        return (try KioskLoop(presenters: presenters, input: input, console: console), presenters)
+        let input = try openRoutedInput(arguments, presenters: presenters)
+        let loop = try KioskLoop(presenters: presenters, input: input, console: console)
+        loop.routeTouch = { .output($0.output) }
+        return (loop, presenters)
     } catch {
         console?.restore()
         for presenter in presenters.reversed() { presenter.restore() }
-        throw commandFailure(error)
+        throw (error as? KioskError).map(commandFailure) ?? error
     }
 }
 

@@ -123,10 +123,12 @@ private func openSpanLoop(_ span: SpanRequest, _ arguments: ParsedArguments, opt
 func openRoutedInput(_ arguments: ParsedArguments, presenters: [any Presenter]) throws -> InputMonitor {
     let routing = try inputRouting(arguments, presenters: presenters)
     let input = InputMonitor(mapping: routing.mappings[0], routing: routing)
-    for line in input.routeSummary { printNow(line) }
+    // One output and no --touch: every device goes there, as before; nothing to say.
+    let says = presenters.count > 1 || !routing.requests.isEmpty
+    if says { for line in input.routeSummary { printNow(line) } }
     input.deviceAdded = { path, name in printNow("input added \(path) (\(name))") }
     input.deviceRemoved = { path, reason in printNow("input removed \(path) (\(reason))") }
-    input.deviceRouted = { printNow($0) }
+    if says { input.deviceRouted = { printNow($0) } }
     try checkTouchedDevices(input, routing: routing)
     return input
 }
