@@ -1173,15 +1173,18 @@ def span_suite():
     """One scene over virtio-gpu's two heads as one canvas (`swell run --span Virtual-1,Virtual-2
     --bezel 40`): each head's screenshot equals its columns of the canvas's memory render, and a
     tablet bound to each head (QEMU routes input-send-event's `head` to it) reaches the scene
-    through the output it is routed to. 1280x720 on both heads; Virtual-2 is forced on with
-    video=Virtual-2:1280x720e (QEMU 7.2 enables only the first head by itself)."""
-    tag = "virtio-span-1280x720"
+    through the output it is routed to. Virtual-1 prefers 1280x720 (its EDID), Virtual-2 is forced
+    on with video=Virtual-2:1024x768e (QEMU 7.2 enables only the first head by itself); the row
+    cases run both at 1024x768 (--mode), a mode both offer."""
+    tag = "virtio-span"
     if only and only not in f"{tag} span":
         return
-    width, height, bezel = 1280, 720, 40
+    width, height, bezel = 1024, 768, 40
     canvas_width = 2 * width + bezel
-    vm = KioskVM(boot_dir, os.path.join(work_dir, tag), "virtio", width, height, outputs=2,
-                 kernel_arguments=f"video=Virtual-2:{width}x{height}e", tablet_per_head=True)
+    # Virtual-2's console runs 1024x768 (the mode its CRTC shows, which Swell takes without --mode);
+    # the layout case uses both sizes.
+    vm = KioskVM(boot_dir, os.path.join(work_dir, tag), "virtio", 1280, 720, outputs=2,
+                 kernel_arguments="video=Virtual-2:1024x768e", tablet_per_head=True)
     try:
         timings.append((f"{tag} boot", vm.boot()))
     except VMError as error:
@@ -1190,10 +1193,11 @@ def span_suite():
         return
     span = f"--span Virtual-1,Virtual-2 --bezel {bezel} --mode {width}x{height}"
 
-    def columns(image, x0):
-        """The `width` columns of `image` from x0 (a head's part of the canvas)."""
-        rows = (image.rgb[(y * image.width + x0) * 3:(y * image.width + x0 + width) * 3] for y in range(image.height))
-        return Image(width, image.height, b"".join(rows))
+    def columns(image, x0, y0=0, w=width, h=None):
+        """The w x h rectangle of `image` at (x0, y0) (a head's part of the canvas; h: to the bottom)."""
+        h = image.height - y0 if h is None else h
+        rows = (image.rgb[((y0 + y) * image.width + x0) * 3:((y0 + y) * image.width + x0 + w) * 3] for y in range(h))
+        return Image(w, h, b"".join(rows))
 
     def tablet_node(head):
         """The guest's event node of the tablet bound to `head` (PCI slot 0x0a + head)."""
@@ -1218,10 +1222,11 @@ def span_suite():
 
     def seam_exact():
         """wave-button.json over both heads: the Animate button sits on the canvas's middle, half
-        of it behind the bezel. Each head equals its columns of the host's 2600x720 memory render;
+        of it behind the bezel. Each head equals its columns of the host's memory render;
         a tap on head 1's part of the button (the head-1 tablet, --touch to Virtual-2) animates the
-        wave over both heads, equal to the render of one tap at that canvas point."""
-        tap_x, tap_y = 20, height // 2  # head 1, inside the button (canvas 1244..1356 x 338..382)
+        wave over both heads, equal to the render of one tap at that canvas point. (1024x768 heads:
+        the canvas is 2088x768, head 1 from column 1064.)"""
+        tap_x, tap_y = 20, height // 2  # head 1, inside the button (canvas 988..1100 x 362..406)
         canvas_x = width + bezel + tap_x
         script = os.path.join(work_dir, "span-button-tap.json")
         with open(script, "w") as f:
@@ -1252,7 +1257,7 @@ def span_suite():
         if exit_status != 0:
             return False, f"exit status {exit_status}: " + " | ".join(lines[-4:])
         changed = compare(renders["before"], renders["after"])[0]
-        return True, (f"'{ready}'; each head == its 1280 columns of the {canvas_width}x{height} memory render "
+        return True, (f"'{ready}'; each head == its {width} columns of the {canvas_width}x{height} memory render "
                       f"(head 1 from column {width + bezel}); a tap on head 1 at ({tap_x}, {tap_y}) = canvas "
                       f"({canvas_x}, {tap_y}) animated the wave ({changed} px of the canvas changed) and both "
                       f"heads == the render after that tap (attempt {attempts}); SIGTERM → exit 0")
@@ -1306,6 +1311,68 @@ def span_suite():
                       f"centred at ({centre[0]:.2f}, {centre[1]:.2f}) on head 1, head 0 untouched; head-0 tap 10 px "
                       f"from the seam → its ring on head 1's first columns ({crossed} px); SIGTERM → exit 0")
 
+    def displays_taps():
+        """Two scenes (`--display Virtual-1=ripples --display Virtual-2=ripples`), the head-1
+        tablet sent to Virtual-2 by --touch: a tap on head 1 makes a ripple there, centred on the
+        tap, and nothing on head 0; a tap on head 0 (its tablet left to the first output) makes
+        one on head 0."""
+        tablets = [tablet_node(0), tablet_node(1)]
+        start(vm, f"swell run --display Virtual-1=ripples --display Virtual-2=ripples --mode {width}x{height} "
+              f"--touch {tablets[1]}=Virtual-2", "/tmp/two.log", "running ripples on card0 Virtual-2")
+        time.sleep(1.0)
+        found = []
+        for head, (fx, fy) in ((1, (0.25, 0.75)), (0, (0.75, 0.25))):
+            vm.tap(round(fx * TABLET_MAX), round(fy * TABLET_MAX), head=head)
+            time.sleep(0.8)
+            shots = [vm.screendump(f"{tag}-two-{head}-head{h}", head=h) for h in (0, 1)]
+            centre, count = centroid_of_changes(shots[head], (255, 255, 255))
+            expect = (round(fx * TABLET_MAX) * width / (TABLET_MAX + 1), round(fy * TABLET_MAX) * height / (TABLET_MAX + 1))
+            if count == 0 or abs(centre[0] - expect[0]) > 1.5 or abs(centre[1] - expect[1]) > 1.5:
+                stop(vm, "/tmp/two.log")
+                return False, f"tap on head {head}: ripple of {count} px at {centre}, tap at {expect}"
+            if head == 1 and centroid_of_changes(shots[0], (255, 255, 255))[1]:
+                stop(vm, "/tmp/two.log")
+                return False, "a tap on head 1 changed head 0"
+            found.append(f"head {head} tap → ripple of {count} px at ({centre[0]:.2f}, {centre[1]:.2f})")
+        exit_status, lines = stop(vm, "/tmp/two.log")
+        if exit_status != 0:
+            return False, f"exit status {exit_status}: " + " | ".join(lines[-4:])
+        return True, "; ".join(found) + " (head 0 untouched by the first); SIGTERM → exit 0"
+
+    def stated_layout():
+        """Virtual-1 at 1280x720 and Virtual-2 at its console's 1024x768: side by side without a
+        stated layout is refused (exit 64, before anything is shown); with --span-at for each, the
+        canvas is 2344x768 and each head equals its rectangle of the host's render."""
+        status, lines = vm.sh("swell run ripples --span Virtual-1,Virtual-2 --seconds 1; echo status=$?", timeout=60)
+        refused = next((int(l.split("=")[1]) for l in lines if l.startswith("status=")), None)
+        message = " | ".join(l for l in lines if not l.startswith("status="))
+        if refused != 64 or "need one height" not in message or "--span-at" not in message:
+            return False, f"different heights in a row: exit {refused}: {message}"
+        out = os.path.join(work_dir, f"{tag}-layout")
+        subprocess.run([host_swell, "dump", "examples/wave-button.json", "--size", "2344x768", "--fps", "1",
+                        "--frames", "10..10", "-o", out], check=True, stdout=subprocess.DEVNULL)
+        canvas = read_raw_xrgb(os.path.join(out, "frame-000010.raw"), 2344, 768)
+        lines = start(vm, "swell run /data/wave-button.json --span Virtual-1,Virtual-2 --span-at Virtual-1=0,24 "
+                      "--span-at Virtual-2=1320,0", "/tmp/layout.log", "swell: running")
+        ready = next(l for l in lines if "swell: running" in l)
+        expected = [columns(canvas, 0, 24, 1280, 720), columns(canvas, 1320, 0, 1024, 768)]
+        for attempt in range(1, 11):
+            shots = [vm.screendump(f"{tag}-layout-head{head}-{attempt}", head=head) for head in (0, 1)]
+            diffs = [compare(shots[head], expected[head]) for head in (0, 1)]
+            if diffs == [(0, 0), (0, 0)]:
+                break
+            time.sleep(0.2)
+        exit_status, lines = stop(vm, "/tmp/layout.log")
+        if diffs != [(0, 0), (0, 0)]:
+            for head in (0, 1):
+                write_png(shots[head], os.path.join(work_dir, f"{tag}-layout-head{head}-actual.png"))
+                write_png(expected[head], os.path.join(work_dir, f"{tag}-layout-head{head}-expected.png"))
+            return False, f"'{ready}': heads differ from their rectangles of the canvas: {diffs}"
+        if exit_status != 0:
+            return False, f"exit status {exit_status}: " + " | ".join(lines[-4:])
+        return True, (f"a row of 1280x720 and 1024x768: exit 64 '{message}'; with --span-at: '{ready}', each head == "
+                      f"its rectangle of the 2344x768 render (attempt {attempt}); SIGTERM → exit 0")
+
     def span_errors():
         """A connector the card lacks lists the card's connectors (exit 69)."""
         status, lines = vm.sh(f"swell run ripples --span Virtual-1,HDMI-A-9 --mode {width}x{height} --seconds 1; "
@@ -1318,6 +1385,8 @@ def span_suite():
 
     run_case(f"{tag} span: each head is its columns of the canvas, a tap on head 1 moves both", seam_exact)
     run_case(f"{tag} span: taps reach the head their tablet is routed to", taps_to_heads)
+    run_case(f"{tag} two scenes: taps reach the head their tablet is routed to", displays_taps)
+    run_case(f"{tag} span: outputs of two sizes need a stated layout, and take one", stated_layout)
     run_case(f"{tag} span: an unknown connector lists the card's", span_errors)
     vm.close()
 
