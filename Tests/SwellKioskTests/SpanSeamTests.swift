@@ -36,6 +36,9 @@ import Testing
         }
 
         func isIdle(at time: Double) -> Bool { player.isIdle(at: time) }
+
+        private(set) var shownCount = 0
+        func shown() { shownCount += 1 }
     }
 
     static func ripples() throws -> ScenePlayer {
@@ -190,5 +193,22 @@ import Testing
         // A asks again after copying frame 2: frame 3 is drawn, at A's time.
         _ = span.tiles[0].render(at: 0.22, into: a.shadow.surface)
         #expect(span.canvasFrames == 3)
+    }
+
+    /// The scene is announced ("running …", systemd's READY=1) once, when the first output shows
+    /// its tile: an output unplugged at start must not hold it up.
+    @Test func theSceneIsAnnouncedOnceByTheFirstOutputShown() throws {
+        let layout = try SpanLayout(
+            outputs: [
+                SpanLayout.Output(name: "A", width: 8, height: 4), SpanLayout.Output(name: "B", width: 8, height: 4),
+            ],
+            arrangement: .row)
+        let content = PlayerContent(try Self.ripples())
+        let span = SpanCanvas(layout: layout, content: content)
+        span.tiles[1].shown()
+        #expect(content.shownCount == 1)
+        span.tiles[0].shown()
+        span.tiles[1].shown()
+        #expect(content.shownCount == 1)
     }
 }

@@ -36,7 +36,8 @@ public final class SpanCanvas {
     private var tileDamage: [Damage]
     /// Per tile: the surface it copied to last (a different one gets the whole tile).
     private var lastTarget: [Target?]
-    private var shownTiles: [Bool]
+    /// Whether the content was told it is shown.
+    private var announced = false
     private var lastFilesChange: Double?
     /// Canvas frames drawn (each shared by the tiles that copied it).
     public private(set) var canvasFrames = 0
@@ -60,7 +61,6 @@ public final class SpanCanvas {
         pending = Array(repeating: Damage(), count: count)
         tileDamage = Array(repeating: Damage(), count: count)
         lastTarget = Array(repeating: nil, count: count)
-        shownTiles = Array(repeating: false, count: count)
         copiedGeneration = Array(repeating: 0, count: count)
         tiles = (0..<count).map { SpanTile(span: self, index: $0) }
     }
@@ -134,11 +134,13 @@ public final class SpanCanvas {
         content.filesChanged(paths, at: time)
     }
 
-    /// The content is shown once every output shows its tile.
+    /// The content is shown once the first output shows its tile: an output unplugged at start
+    /// draws nothing until it comes back, and must not hold up the announcement (systemd's
+    /// READY=1 would never come).
     func shown(tile index: Int) {
-        guard !shownTiles[index] else { return }
-        shownTiles[index] = true
-        if !shownTiles.contains(false) { content.shown() }
+        guard !announced else { return }
+        announced = true
+        content.shown()
     }
 }
 
