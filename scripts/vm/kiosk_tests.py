@@ -1444,6 +1444,10 @@ def span_suite():
         so). A tap on head 1 makes a ripple centred there and nothing on head 0; a tap on head 0
         10 px from the seam makes a ripple that crosses the bezel onto head 1's first columns."""
         tablets = [tablet_node(0), tablet_node(1)]
+        # `swell displays` names each device, as --touch NAME=OUTPUT takes it.
+        listed = [l.strip() for l in vm.sh("swell displays")[1] if l.strip().startswith("input ")]
+        if f"input {tablets[1]} (QEMU Virtio Tablet): absolute pointer, x 0...32767, y 0...32767" not in listed:
+            return False, f"swell displays lists the input devices as {listed}"
         lines = start(vm, f"swell run ripples {span} --touch {tablets[1]}=Virtual-2", "/tmp/taps.log",
                       "swell: running")
         routes = [l for l in lines if l.startswith("touch /dev/input/")]

@@ -154,6 +154,12 @@ public enum TouchRouting {
             return near(widthMillimetres, output.widthMillimetres) && near(heightMillimetres, output.heightMillimetres)
         }
 
+        /// Whole millimetres, where the device reports a resolution.
+        var millimetres: (width: Int, height: Int)? {
+            guard let widthMillimetres, let heightMillimetres else { return nil }
+            return (Int(widthMillimetres.rounded()), Int(heightMillimetres.rounded()))
+        }
+
         var description: String {
             var text = "\(ranges.x.minimum)…\(ranges.x.maximum) × \(ranges.y.minimum)…\(ranges.y.maximum)"
             if let widthMillimetres, let heightMillimetres {
