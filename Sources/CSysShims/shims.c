@@ -155,31 +155,54 @@ struct swell_drm_mode_crtc {
 _Static_assert(sizeof(struct swell_drm_mode_crtc) == 104, "struct drm_mode_crtc is 104 bytes");
 #define SWELL_DRM_IOCTL_MODE_SETCRTC _IOWR('d', 0xA2, struct swell_drm_mode_crtc)
 
-static volatile sig_atomic_t crash_crtc_armed = 0;
-static int crash_drm_fd = -1;
-static struct swell_drm_mode_crtc crash_crtc;
-static uint32_t crash_connector;
+// One slot per CRTC a presenter drives (several outputs: several CRTCs), each armed and
+// disarmed by its own presenter; a slot's fields are written while it is disarmed.
+struct crash_crtc_slot {
+    volatile sig_atomic_t armed;
+    int fd;
+    struct swell_drm_mode_crtc crtc;
+    uint32_t connector;
+};
+static struct crash_crtc_slot crash_crtcs[SWELL_CRASH_CRTCS];
 static volatile sig_atomic_t crash_console_armed = 0;
 static int crash_console_fd = -1;
 static int crash_console_mode = SWELL_KD_TEXT;
 
-void swell_crash_restore_crtc(int fd, uint32_t crtc_id, uint32_t fb_id, uint32_t x, uint32_t y,
-                              uint32_t connector_id, const void *mode, int mode_valid) {
-    crash_crtc_armed = 0;
-    memset(&crash_crtc, 0, sizeof crash_crtc);
-    crash_drm_fd = fd;
-    crash_connector = connector_id;
-    crash_crtc.crtc_id = crtc_id;
-    crash_crtc.fb_id = fb_id;
-    crash_crtc.x = x;
-    crash_crtc.y = y;
-    crash_crtc.mode_valid = mode_valid ? 1 : 0;
-    if (mode) memcpy(crash_crtc.mode, mode, sizeof crash_crtc.mode);
+int swell_crash_restore_crtc(int fd, uint32_t crtc_id, uint32_t fb_id, uint32_t x, uint32_t y,
+                             uint32_t connector_id, const void *mode, int mode_valid) {
+    struct crash_crtc_slot *slot = NULL;
+    for (int i = 0; i < SWELL_CRASH_CRTCS && !slot; i++)
+        if (crash_crtcs[i].armed && crash_crtcs[i].crtc.crtc_id == crtc_id) slot = &crash_crtcs[i];
+    for (int i = 0; i < SWELL_CRASH_CRTCS && !slot; i++)
+        if (!crash_crtcs[i].armed) slot = &crash_crtcs[i];
+    if (!slot) return -1;
+    slot->armed = 0;
+    memset(&slot->crtc, 0, sizeof slot->crtc);
+    slot->fd = fd;
+    slot->connector = connector_id;
+    slot->crtc.crtc_id = crtc_id;
+    slot->crtc.fb_id = fb_id;
+    slot->crtc.x = x;
+    slot->crtc.y = y;
+    slot->crtc.mode_valid = mode_valid ? 1 : 0;
+    if (mode) memcpy(slot->crtc.mode, mode, sizeof slot->crtc.mode);
     if (mode_valid && fb_id) {
-        crash_crtc.set_connectors_ptr = (uint64_t)(uintptr_t)&crash_connector;
-        crash_crtc.count_connectors = 1;
+        slot->crtc.set_connectors_ptr = (uint64_t)(uintptr_t)&slot->connector;
+        slot->crtc.count_connectors = 1;
     }
-    crash_crtc_armed = 1;
+    slot->armed = 1;
+    return 0;
+}
+
+void swell_crash_restore_crtc_forget(uint32_t crtc_id) {
+    for (int i = 0; i < SWELL_CRASH_CRTCS; i++)
+        if (crash_crtcs[i].crtc.crtc_id == crtc_id) crash_crtcs[i].armed = 0;
+}
+
+int swell_crash_restore_armed_crtcs(void) {
+    int count = 0;
+    for (int i = 0; i < SWELL_CRASH_CRTCS; i++) count += crash_crtcs[i].armed ? 1 : 0;
+    return count;
 }
 
 void swell_crash_restore_console(int fd, int kd_mode) {
@@ -188,15 +211,18 @@ void swell_crash_restore_console(int fd, int kd_mode) {
     crash_console_armed = 1;
 }
 
+void swell_crash_restore_console_forget(void) { crash_console_armed = 0; }
+
 void swell_crash_restore_forget(void) {
-    crash_crtc_armed = 0;
+    for (int i = 0; i < SWELL_CRASH_CRTCS; i++) crash_crtcs[i].armed = 0;
     crash_console_armed = 0;
 }
 
 static void on_fatal_signal(int number) {
-    if (crash_crtc_armed) {
-        crash_crtc_armed = 0;
-        (void)ioctl(crash_drm_fd, SWELL_DRM_IOCTL_MODE_SETCRTC, &crash_crtc);
+    for (int i = 0; i < SWELL_CRASH_CRTCS; i++) {
+        if (!crash_crtcs[i].armed) continue;
+        crash_crtcs[i].armed = 0;
+        (void)ioctl(crash_crtcs[i].fd, SWELL_DRM_IOCTL_MODE_SETCRTC, &crash_crtcs[i].crtc);
     }
     if (crash_console_armed) {
         crash_console_armed = 0;

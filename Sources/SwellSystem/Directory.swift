@@ -41,3 +41,11 @@ public func naturalOrder(_ a: String, _ b: String) -> Bool {
     }
     return a < b
 }
+
+/// `path` with every symbolic link and `..` resolved (realpath(3)): /dev/input/by-id/…-event-if00
+/// gives /dev/input/event3. Nil when it does not resolve (no such file).
+public func canonicalPath(_ path: String) -> String? {
+    guard let resolved = systemRealpath(path) else { return nil }
+    defer { systemFree(resolved) }
+    return String(cString: resolved)
+}

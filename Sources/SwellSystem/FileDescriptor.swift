@@ -69,3 +69,42 @@ public func waitForReadable(_ descriptors: [FileDescriptor], timeoutMilliseconds
     guard count > 0 else { return [] }
     return entries.indices.filter { entries[$0].revents != 0 }
 }
+
+/// The descriptors a loop waits on, gathered anew each round into storage kept between rounds:
+/// `waitForReadable` allocates its arrays, and a kiosk loop that waits for a page flip every
+/// frame must not.
+public final class PollSet {
+    private var entries: UnsafeMutablePointer<pollfd>
+    private var capacity: Int
+    public private(set) var count = 0
+
+    public init(capacity: Int = 16) {
+        self.capacity = max(capacity, 1)
+        entries = .allocate(capacity: self.capacity)
+    }
+
+    deinit { entries.deallocate() }
+
+    /// Empties the set (keeping its storage).
+    public func removeAll() { count = 0 }
+
+    /// Adds `descriptor` (twice is harmless: poll reports it twice).
+    public func add(_ descriptor: FileDescriptor) {
+        if count == capacity {
+            let larger = UnsafeMutablePointer<pollfd>.allocate(capacity: capacity * 2)
+            larger.moveInitialize(from: entries, count: count)
+            entries.deallocate()
+            entries = larger
+            capacity *= 2
+        }
+        (entries + count).initialize(to: pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0))
+        count += 1
+    }
+
+    /// Waits up to `timeoutMilliseconds` (-1: forever) for one of the descriptors to become
+    /// readable (or hung up); false on timeout or when a signal arrived.
+    @discardableResult
+    public func wait(timeoutMilliseconds: Int32) -> Bool {
+        systemPoll(entries, count, timeoutMilliseconds) > 0
+    }
+}

@@ -60,3 +60,35 @@ import Testing
         #expect(!retimed.sameTiming(as: Self.fullHD) && Self.fullHD.sameTiming(as: Self.mode(1920, 1080)))
     }
 }
+
+/// Which mode a connector gets when none is asked for.
+@Suite struct DefaultModeTests {
+    func connector(_ modes: [DisplayMode]) -> Connector { Connector(modes: modes) }
+
+    struct Connector {
+        let modes: [DisplayMode]
+        func defaultMode(shownNow: DisplayMode?) -> DisplayMode? {
+            DisplayMode.defaultMode(among: modes, shownNow: shownNow)
+        }
+    }
+
+    static func preferred(_ mode: DisplayMode) -> DisplayMode {
+        var info = mode.info
+        info.type |= UInt32(DRM_MODE_TYPE_PREFERRED)
+        return DisplayMode(info: info)
+    }
+
+    @Test func withoutAPreferredModeTheModeShownNowIsKept() {
+        let uhd = DisplayHotplugTests.uhd
+        let xga = DisplayHotplugTests.mode(1024, 768, clock: 65_000)
+        // QEMU's Virtual-2: no preferred mode, 5120x2160-like modes first, the console at 1024x768.
+        let second = connector([uhd, DisplayHotplugTests.fullHD, xga])
+        #expect(second.defaultMode(shownNow: xga)?.label == xga.label)
+        #expect(second.defaultMode(shownNow: nil)?.label == uhd.label, "nothing shown: the first listed")
+        let retimed = DisplayHotplugTests.mode(1024, 768, clock: 64_000)
+        #expect(second.defaultMode(shownNow: retimed)?.label == uhd.label, "a mode it does not offer is not taken")
+        // A preferred mode still wins over what is shown.
+        let first = connector([uhd, Self.preferred(DisplayHotplugTests.fullHD), xga])
+        #expect(first.defaultMode(shownNow: xga)?.label == DisplayHotplugTests.fullHD.label)
+    }
+}

@@ -13,8 +13,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kiosk_vm import (KioskVM, VMError, TABLET_MAX, centred, centroid_of_changes, compare, read_ppm,  # noqa: E402
-                      read_raw_xrgb, rotated_clockwise, write_png)
+from kiosk_vm import (KioskVM, VMError, TABLET_MAX, Image, centred, centroid_of_changes, compare,  # noqa: E402
+                      read_ppm, read_raw_xrgb, rotated_clockwise, write_png)
 
 boot_dir, host_swell, work_dir = sys.argv[1:4]
 only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
@@ -67,6 +67,18 @@ def crtc_state(vm):
         if match:
             return match.group(1), None, 0, "off"  # connected, but no CRTC drives it: the display is off
     raise VMError("swell displays shows no connected connector: " + " | ".join(lines))
+
+
+def crtc_states(vm):
+    """{connector: (crtc, fb, mode)} of every connected connector driven by a CRTC, from `swell
+    displays` in the guest."""
+    status, lines = vm.sh("swell displays")
+    states = {}
+    for line in lines:
+        match = re.search(r"^\s+(\S+) connected crtc=(\d+) fb=(\d+) mode=(\S+)", line)
+        if match:
+            states[match.group(1)] = (int(match.group(2)), int(match.group(3)), match.group(4))
+    return states
 
 
 def start(vm, command, log, ready, timeout_tenths=900):
@@ -1039,6 +1051,170 @@ def suite_for(device, width, height, extra, stop_signal):
     vm.close()
 
 
+def two_heads_suite():
+    """Several displays from one process (issue 21): virtio-gpu with two outputs (max_outputs=2;
+    QEMU 7.2 enables the second only when the kernel forces it on: video=Virtual-2:1024x768e),
+    one boot for every check. `swell run --display Virtual-1=ripples --display
+    Virtual-2=wave-button.json` drives both heads from one process; each head (QMP screendump
+    with `head`) must equal the host's memory render of its own scene at its own size."""
+    tag = "virtio-two-heads"
+    names = [f"{tag} two scenes", f"{tag} one head unplugged", f"{tag} SIGTERM restores both",
+             f"{tag} crash restores both"]
+    if only and not any(only in name for name in names):
+        return
+    vm = KioskVM(boot_dir, os.path.join(work_dir, tag), "virtio", 1280, 720, outputs=2,
+                 kernel_arguments="video=Virtual-2:1024x768e")
+    try:
+        timings.append((f"{tag} boot", vm.boot()))
+    except VMError as error:
+        report(f"{tag} boot", False, str(error))
+        vm.close()
+        return
+    sizes = {0: (1280, 720), 1: (1024, 768)}
+    scenes = {0: ("ripples", "0..0"), 1: ("examples/wave-button.json", "10..10")}
+    expected = {}
+    for head, (scene, frames) in scenes.items():
+        width, height = sizes[head]
+        out = os.path.join(work_dir, f"{tag}-head{head}-reference")
+        subprocess.run([host_swell, "dump", scene, "--size", f"{width}x{height}", "--fps", "1", "--frames", frames,
+                        "-o", out], check=True, stdout=subprocess.DEVNULL)
+        expected[head] = read_raw_xrgb(os.path.join(out, f"frame-{int(frames.split('..')[0]):06d}.raw"), width, height)
+    command = "swell run --display Virtual-1=ripples --display Virtual-2=/data/wave-button.json"
+    log = "/tmp/heads.log"
+    state = {}
+
+    def head_matches(head, name, attempts=10):
+        """Screenshots of `head` until one equals its memory render: (differing, largest, attempt)."""
+        for attempt in range(1, attempts + 1):
+            shot = vm.screendump(f"{name}-{attempt}", head=head)
+            differing, largest = compare(shot, expected[head])
+            if differing == 0:
+                return 0, 0, attempt
+            time.sleep(0.2)
+        write_png(shot, os.path.join(work_dir, name + "-actual.png"))
+        write_png(expected[head], os.path.join(work_dir, name + "-expected.png"))
+        return differing, largest, attempts
+
+    def start_both(command, log):
+        """Starts `command` and waits until both outputs said they are running."""
+        lines = start(vm, command, log, "swell: running")
+        code, lines = vm.sh(f"i=0; while [ $(grep -c 'swell: running' {log}) -lt 2 ] && [ $i -lt 600 ]; do "
+                            f"sleep 0.1; i=$((i+1)); done; cat {log}", timeout=90)
+        return [l for l in lines if "swell: running" in l]
+
+    def two_scenes():
+        state["before"] = crtc_states(vm)
+        state["console"] = {head: vm.screendump(f"{tag}-console-{head}", head=head) for head in sizes}
+        running = start_both(command, log)
+        want = ["running ripples on card0 Virtual-1 1280x720@", "running wave-button.json on card0 Virtual-2 1024x768@"]
+        if len(running) != 2 or not all(any(w in l for l in running) for w in want):
+            return False, "expected a running line per output: " + " | ".join(running)
+        details = []
+        for head in sizes:
+            differing, largest, attempt = head_matches(head, f"{tag}-head{head}")
+            if differing:
+                return False, f"head {head} differs from its memory render in {differing} px (max {largest}/255)"
+            details.append(f"head {head} == memory render (attempt {attempt})")
+        state["running"] = True
+        return True, " | ".join(running) + "; " + ", ".join(details) + " (Virtual-2 without --mode: the mode shown)"
+
+    def one_head_unplugged():
+        """Virtual-2's status forced off, then on again, each with the hotplug uevent:
+        Swell says so for that output only; a tap meanwhile reaches the first output, whose pond
+        ripples (it keeps running); once back, head 1 shows its scene again."""
+        if not state.get("running"):
+            return False, "needs the two-scenes case"
+        status = "/sys/class/drm/card0-Virtual-2/status"
+        head0 = vm.screendump(f"{tag}-unplug-head0-before", head=0)
+        said = []
+        # Back with "on", not "detect": QEMU 7.2 reports the second output disconnected by itself (the
+        # kernel's video=…e forced it on at boot).
+        for value, message in (("off", "Virtual-2 disconnected; still running"), ("on", "Virtual-2 connected; mode")):
+            code, lines = vm.sh(f"echo {value} >{status} && {HOTPLUG_UEVENT} && waitfor {log} '{message}' 100; "
+                                f"r=$?; cat {log}; (exit $r)")
+            if code != 0:
+                return False, f"no '{message}' after '{value}' + hotplug uevent: " + " | ".join(lines[-4:])
+            said.append(next(l for l in lines if message in l))
+            if value == "off":
+                if any("Virtual-1 disconnected" in l for l in lines):
+                    return False, "Virtual-1 was reported disconnected too"
+                vm.tap(round(0.3 * TABLET_MAX), round(0.5 * TABLET_MAX))
+                time.sleep(1.5)
+                rippled, _ = compare(vm.screendump(f"{tag}-unplug-head0-tap", head=0), head0)
+                if not rippled:
+                    return False, "with Virtual-2 unplugged, a tap left head 0 unchanged: the first output stopped"
+        differing, largest, attempt = head_matches(1, f"{tag}-replugged-head1")
+        if differing:
+            return False, f"after the replug head 1 differs from its scene in {differing} px (max {largest}/255)"
+        return True, (" | ".join(said) + f"; while unplugged a tap rippled head 0 ({rippled} px); "
+                      f"replugged head 1 == its memory render (attempt {attempt})")
+
+    def restored(name, signal, exit_wanted):
+        """Stops the run with `signal` while a second fd holds the card (as a seat manager's
+        does: only Swell's own restore brings the consoles back) and checks both CRTCs."""
+        vm.sh("sleep 100000 3<>/dev/dri/card0 & echo $! >/tmp/holder.pid")
+        during = crtc_states(vm)
+        exit_status, lines = stop(vm, log, signal)
+        after = crtc_states(vm)
+        shots = {head: vm.screendump(f"{tag}-{name}-after-{head}", head=head) for head in sizes}
+        vm.sh("kill $(cat /tmp/holder.pid)")
+        problems = []
+        if exit_status != exit_wanted:
+            problems.append(f"exit status {exit_status}")
+        before = state["before"]
+        for connector in ("Virtual-1", "Virtual-2"):
+            if during.get(connector, (0, 0))[1] == before.get(connector, (0, 0))[1]:
+                problems.append(f"{connector}: fb did not change while running")
+            if after.get(connector) != before.get(connector):
+                problems.append(f"{connector}: after stop {after.get(connector)}, before {before.get(connector)}")
+        for head, shot in shots.items():
+            differing, _ = compare(shot, state["console"][head])
+            if differing > 8 * 16:  # the console's blinking cursor
+                problems.append(f"head {head} differs from the console in {differing} px")
+        return problems, lines, after
+
+    def sigterm_restores_both():
+        if not state.get("running"):
+            return False, "needs the two-scenes case"
+        problems, lines, after = restored("term", "TERM", 0)
+        said = next((l for l in lines if "stopped by SIGTERM; display restored" in l), None)
+        if said is None:
+            problems.append("no 'stopped by SIGTERM; display restored' line")
+        if problems:
+            return False, "; ".join(problems)
+        frames = [l for l in lines if re.search(r"swell: Virtual-\d: \d+ frames", l)]
+        return True, (f"'{said}'; exit 0; with a second fd held both CRTCs back on the console "
+                      f"({after}); both heads == console; " + " | ".join(frames))
+
+    def crash_restores_both():
+        """SIGSEGV with no VT console: the fatal-signal handler restores every armed CRTC, not only
+        the last opened."""
+        if "before" not in state:  # (run alone)
+            state["before"] = crtc_states(vm)
+            state["console"] = {head: vm.screendump(f"{tag}-console-{head}", head=head) for head in sizes}
+        # Without a VT to take over: the handler's KD_TEXT would make fbcon bring every head back
+        # by itself once the dead process's master is gone, hiding a CRTC the handler missed
+        # (seen: with one slot, as before, Virtual-1 stayed dark only with the VT away).
+        vm.sh("mv /dev/tty0 /dev/tty0.away; mv /dev/console /dev/console.away")
+        try:
+            running = start_both(command, log)
+            if len(running) != 2:
+                return False, "not running on both outputs: " + " | ".join(running)
+            problems, lines, after = restored("segv", "SEGV", 139)
+        finally:
+            vm.sh("mv /dev/tty0.away /dev/tty0; mv /dev/console.away /dev/console")
+        if problems:
+            return False, "; ".join(problems)
+        return True, (f"no VT to restore; SIGSEGV → exit 139; the handler put both CRTCs back on the console "
+                      f"({after}); both heads == console")
+
+    run_case(names[0], two_scenes)
+    run_case(names[1], one_head_unplugged)
+    run_case(names[2], sigterm_restores_both)
+    run_case(names[3], crash_restores_both)
+    vm.close()
+
+
 def systemd_suite():
     """The Debian package's unit (scripts/swell-kiosk.service), run by Debian's systemd as PID 1 in
     a fresh Debian 12 root where apt-get installed the .deb (the guest of initramfs-systemd.cpio,
@@ -1169,6 +1345,232 @@ def systemd_suite():
     vm.close()
 
 
+def span_suite():
+    """One scene over virtio-gpu's two heads as one canvas (`swell run --span Virtual-1,Virtual-2
+    --bezel 40`): each head's screenshot equals its columns of the canvas's memory render, and a
+    tablet bound to each head (QEMU routes input-send-event's `head` to it) reaches the scene
+    through the output it is routed to. Virtual-1 prefers 1280x720 (its EDID), Virtual-2 is forced
+    on with video=Virtual-2:1024x768e (QEMU 7.2 enables only the first head by itself); the row
+    cases run both at 1024x768 (--mode), a mode both offer."""
+    tag = "virtio-span"
+    if only and only not in f"{tag} span":
+        return
+    width, height, bezel = 1024, 768, 40
+    canvas_width = 2 * width + bezel
+    # Virtual-2's console runs 1024x768 (the mode its CRTC shows, which Swell takes without --mode);
+    # the layout case uses both sizes.
+    vm = KioskVM(boot_dir, os.path.join(work_dir, tag), "virtio", 1280, 720, outputs=2,
+                 kernel_arguments="video=Virtual-2:1024x768e", tablet_per_head=True)
+    try:
+        timings.append((f"{tag} boot", vm.boot()))
+    except VMError as error:
+        report(f"{tag} boot", False, str(error))
+        vm.close()
+        return
+    span = f"--span Virtual-1,Virtual-2 --bezel {bezel} --mode {width}x{height}"
+
+    def columns(image, x0, y0=0, w=width, h=None):
+        """The w x h rectangle of `image` at (x0, y0) (a head's part of the canvas; h: to the bottom)."""
+        h = image.height - y0 if h is None else h
+        rows = (image.rgb[((y0 + y) * image.width + x0) * 3:((y0 + y) * image.width + x0 + w) * 3] for y in range(h))
+        return Image(w, h, b"".join(rows))
+
+    def tablet_node(head):
+        """The guest's event node of the tablet bound to `head` (PCI slot 0x0a + head)."""
+        status, lines = vm.sh("for e in /sys/class/input/event*; do "
+                              f"readlink -f $e/device | grep -q 0000:00:{0x0a + head:02x}.0 && "
+                              "echo node=/dev/input/${e##*/}; done; true")
+        return next(l.split("=", 1)[1] for l in lines if l.startswith("node="))
+
+    def heads_match(name, canvas):
+        """Screenshots of both heads until each equals its columns of `canvas` (at most 10 tries)."""
+        for attempt in range(1, 11):
+            shots = [vm.screendump(f"{tag}-{name}-head{head}-{attempt}", head=head) for head in (0, 1)]
+            diffs = [compare(shots[head], columns(canvas, head * (width + bezel))) for head in (0, 1)]
+            if all(d == (0, 0) for d in diffs):
+                return True, attempt, diffs
+            time.sleep(0.2)
+        for head in (0, 1):
+            write_png(shots[head], os.path.join(work_dir, f"{tag}-{name}-head{head}-actual.png"))
+            write_png(columns(canvas, head * (width + bezel)),
+                      os.path.join(work_dir, f"{tag}-{name}-head{head}-expected.png"))
+        return False, attempt, diffs
+
+    def seam_exact():
+        """wave-button.json over both heads: the Animate button sits on the canvas's middle, half
+        of it behind the bezel. Each head equals its columns of the host's memory render;
+        a tap on head 1's part of the button (the head-1 tablet, --touch to Virtual-2) animates the
+        wave over both heads, equal to the render of one tap at that canvas point. (1024x768 heads:
+        the canvas is 2088x768, head 1 from column 1064.)"""
+        tap_x, tap_y = 20, height // 2  # head 1, inside the button (canvas 988..1100 x 362..406)
+        canvas_x = width + bezel + tap_x
+        script = os.path.join(work_dir, "span-button-tap.json")
+        with open(script, "w") as f:
+            f.write('{"format": "touches/1", "events": ['
+                    f'{{"time": 0.5, "type": "down", "finger": 0, "x": {canvas_x}, "y": {tap_y}}},'
+                    '{"time": 0.6, "type": "up", "finger": 0}]}')
+        renders = {}
+        for name, extra in (("before", []), ("after", ["--input", script])):
+            out = os.path.join(work_dir, f"{tag}-button-{name}")
+            subprocess.run([host_swell, "dump", "examples/wave-button.json", "--size", f"{canvas_width}x{height}",
+                            "--fps", "1", "--frames", "10..10", "-o", out] + extra,
+                           check=True, stdout=subprocess.DEVNULL)
+            renders[name] = read_raw_xrgb(os.path.join(out, "frame-000010.raw"), canvas_width, height)
+        tablet = tablet_node(1)
+        lines = start(vm, f"swell run /data/wave-button.json {span} --touch {tablet}=Virtual-2", "/tmp/span.log",
+                      "swell: running")
+        ready = next(l for l in lines if "swell: running" in l)
+        matched, attempts, diffs = heads_match("before", renders["before"])
+        if not matched:
+            stop(vm, "/tmp/span.log")
+            return False, f"before the tap the heads differ from their columns of the canvas: {diffs}"
+        vm.tap(tap_x * (TABLET_MAX + 1) // width, tap_y * (TABLET_MAX + 1) // height, head=1)
+        time.sleep(5.0)  # the 3 s ease and the bounce, by the guest's clock
+        matched, attempts, diffs = heads_match("after", renders["after"])
+        exit_status, lines = stop(vm, "/tmp/span.log")
+        if not matched:
+            return False, f"after the tap the heads differ from their columns of the canvas: {diffs}"
+        if exit_status != 0:
+            return False, f"exit status {exit_status}: " + " | ".join(lines[-4:])
+        changed = compare(renders["before"], renders["after"])[0]
+        return True, (f"'{ready}'; each head == its {width} columns of the {canvas_width}x{height} memory render "
+                      f"(head 1 from column {width + bezel}); a tap on head 1 at ({tap_x}, {tap_y}) = canvas "
+                      f"({canvas_x}, {tap_y}) animated the wave ({changed} px of the canvas changed) and both "
+                      f"heads == the render after that tap (attempt {attempts}); SIGTERM → exit 0")
+
+    def taps_to_heads():
+        """ripples over both heads, the head-1 tablet sent to Virtual-2 by --touch and the head-0
+        one left to the default (it matches no panel's size: the first output, and a line says
+        so). A tap on head 1 makes a ripple centred there and nothing on head 0; a tap on head 0
+        10 px from the seam makes a ripple that crosses the bezel onto head 1's first columns."""
+        tablets = [tablet_node(0), tablet_node(1)]
+        # `swell displays` names each device, as --touch NAME=OUTPUT takes it.
+        listed = [l.strip() for l in vm.sh("swell displays")[1] if l.strip().startswith("input ")]
+        if f"input {tablets[1]} (QEMU Virtio Tablet): absolute pointer, x 0...32767, y 0...32767" not in listed:
+            return False, f"swell displays lists the input devices as {listed}"
+        lines = start(vm, f"swell run ripples {span} --touch {tablets[1]}=Virtual-2", "/tmp/taps.log",
+                      "swell: running")
+        routes = [l for l in lines if l.startswith("touch /dev/input/")]
+        expected_routes = [
+            f"touch {tablets[0]} (QEMU Virtio Tablet) → Virtual-1: its size (0…32767 × 0…32767) matches no output, "
+            "so the first; --touch DEVICE=OUTPUT picks one",
+            f"touch {tablets[1]} (QEMU Virtio Tablet) → Virtual-2 (--touch)"]
+        if sorted(routes) != sorted(expected_routes):
+            stop(vm, "/tmp/taps.log")
+            return False, f"route lines {routes}, expected {expected_routes}"
+        time.sleep(1.0)
+        vm.tap(TABLET_MAX // 2, TABLET_MAX // 2, head=1)
+        time.sleep(0.8)
+        head0, head1 = (vm.screendump(f"{tag}-taps-head{head}", head=head) for head in (0, 1))
+        centre, count = centroid_of_changes(head1, (255, 255, 255))
+        other = centroid_of_changes(head0, (255, 255, 255))[1]
+        problems = []
+        if count == 0 or abs(centre[0] - width / 2) > 1.5 or abs(centre[1] - height / 2) > 1.5:
+            problems.append(f"head 1 ripple of {count} px at {centre}, tap at ({width / 2}, {height / 2})")
+        if other:
+            problems.append(f"{other} px changed on head 0 after a tap on head 1")
+        edge = lambda image: sum(1 for y in range(height) for x in range(24)
+                                 if image.pixel(x, y) != (255, 255, 255))
+        before = edge(head1)
+        vm.tap((width - 10) * (TABLET_MAX + 1) // width, (TABLET_MAX + 1) // 4, head=0)
+        crossed = 0
+        give_up = time.monotonic() + 20
+        while time.monotonic() < give_up and not crossed:
+            time.sleep(0.5)
+            crossed = edge(vm.screendump(f"{tag}-taps-crossed", head=1))
+        exit_status, lines = stop(vm, "/tmp/taps.log")
+        if before:
+            problems.append(f"{before} px on head 1's first 24 columns before the tap near the seam")
+        if not crossed:
+            problems.append("the ripple begun 10 px left of the seam never reached head 1's first 24 columns")
+        if exit_status != 0:
+            problems.append(f"exit status {exit_status}")
+        if problems:
+            return False, "; ".join(problems) + " | " + " | ".join(lines[-4:])
+        return True, (f"routes: {expected_routes[0]!r}, {expected_routes[1]!r}; head-1 tap → ripple of {count} px "
+                      f"centred at ({centre[0]:.2f}, {centre[1]:.2f}) on head 1, head 0 untouched; head-0 tap 10 px "
+                      f"from the seam → its ring on head 1's first columns ({crossed} px); SIGTERM → exit 0")
+
+    def displays_taps():
+        """Two scenes (`--display Virtual-1=ripples --display Virtual-2=ripples`), the head-1
+        tablet sent to Virtual-2 by --touch: a tap on head 1 makes a ripple there, centred on the
+        tap, and nothing on head 0; a tap on head 0 (its tablet left to the first output) makes
+        one on head 0."""
+        tablets = [tablet_node(0), tablet_node(1)]
+        start(vm, f"swell run --display Virtual-1=ripples --display Virtual-2=ripples --mode {width}x{height} "
+              f"--touch {tablets[1]}=Virtual-2", "/tmp/two.log", "running ripples on card0 Virtual-2")
+        time.sleep(1.0)
+        found = []
+        for head, (fx, fy) in ((1, (0.25, 0.75)), (0, (0.75, 0.25))):
+            vm.tap(round(fx * TABLET_MAX), round(fy * TABLET_MAX), head=head)
+            time.sleep(0.8)
+            shots = [vm.screendump(f"{tag}-two-{head}-head{h}", head=h) for h in (0, 1)]
+            centre, count = centroid_of_changes(shots[head], (255, 255, 255))
+            expect = (round(fx * TABLET_MAX) * width / (TABLET_MAX + 1), round(fy * TABLET_MAX) * height / (TABLET_MAX + 1))
+            if count == 0 or abs(centre[0] - expect[0]) > 1.5 or abs(centre[1] - expect[1]) > 1.5:
+                stop(vm, "/tmp/two.log")
+                return False, f"tap on head {head}: ripple of {count} px at {centre}, tap at {expect}"
+            if head == 1 and centroid_of_changes(shots[0], (255, 255, 255))[1]:
+                stop(vm, "/tmp/two.log")
+                return False, "a tap on head 1 changed head 0"
+            found.append(f"head {head} tap → ripple of {count} px at ({centre[0]:.2f}, {centre[1]:.2f})")
+        exit_status, lines = stop(vm, "/tmp/two.log")
+        if exit_status != 0:
+            return False, f"exit status {exit_status}: " + " | ".join(lines[-4:])
+        return True, "; ".join(found) + " (head 0 untouched by the first); SIGTERM → exit 0"
+
+    def stated_layout():
+        """Virtual-1 at 1280x720 and Virtual-2 at its console's 1024x768: side by side without a
+        stated layout is refused (exit 64, before anything is shown); with --span-at for each, the
+        canvas is 2344x768 and each head equals its rectangle of the host's render."""
+        status, lines = vm.sh("swell run ripples --span Virtual-1,Virtual-2 --seconds 1; echo status=$?", timeout=60)
+        refused = next((int(l.split("=")[1]) for l in lines if l.startswith("status=")), None)
+        message = " | ".join(l for l in lines if not l.startswith("status="))
+        if refused != 64 or "need one height" not in message or "--span-at" not in message:
+            return False, f"different heights in a row: exit {refused}: {message}"
+        out = os.path.join(work_dir, f"{tag}-layout")
+        subprocess.run([host_swell, "dump", "examples/wave-button.json", "--size", "2344x768", "--fps", "1",
+                        "--frames", "10..10", "-o", out], check=True, stdout=subprocess.DEVNULL)
+        canvas = read_raw_xrgb(os.path.join(out, "frame-000010.raw"), 2344, 768)
+        lines = start(vm, "swell run /data/wave-button.json --span Virtual-1,Virtual-2 --span-at Virtual-1=0,24 "
+                      "--span-at Virtual-2=1320,0", "/tmp/layout.log", "swell: running")
+        ready = next(l for l in lines if "swell: running" in l)
+        expected = [columns(canvas, 0, 24, 1280, 720), columns(canvas, 1320, 0, 1024, 768)]
+        for attempt in range(1, 11):
+            shots = [vm.screendump(f"{tag}-layout-head{head}-{attempt}", head=head) for head in (0, 1)]
+            diffs = [compare(shots[head], expected[head]) for head in (0, 1)]
+            if diffs == [(0, 0), (0, 0)]:
+                break
+            time.sleep(0.2)
+        exit_status, lines = stop(vm, "/tmp/layout.log")
+        if diffs != [(0, 0), (0, 0)]:
+            for head in (0, 1):
+                write_png(shots[head], os.path.join(work_dir, f"{tag}-layout-head{head}-actual.png"))
+                write_png(expected[head], os.path.join(work_dir, f"{tag}-layout-head{head}-expected.png"))
+            return False, f"'{ready}': heads differ from their rectangles of the canvas: {diffs}"
+        if exit_status != 0:
+            return False, f"exit status {exit_status}: " + " | ".join(lines[-4:])
+        return True, (f"a row of 1280x720 and 1024x768: exit 64 '{message}'; with --span-at: '{ready}', each head == "
+                      f"its rectangle of the 2344x768 render (attempt {attempt}); SIGTERM → exit 0")
+
+    def span_errors():
+        """A connector the card lacks lists the card's connectors (exit 69)."""
+        status, lines = vm.sh(f"swell run ripples --span Virtual-1,HDMI-A-9 --mode {width}x{height} --seconds 1; "
+                              "echo status=$?", timeout=60)
+        exit_status = next((int(l.split("=")[1]) for l in lines if l.startswith("status=")), None)
+        message = " | ".join(l for l in lines if not l.startswith("status="))
+        if exit_status != 69 or "HDMI-A-9" not in message or "Virtual-2" not in message:
+            return False, f"exit {exit_status}: {message}"
+        return True, f"exit 69: {message}"
+
+    run_case(f"{tag} span: each head is its columns of the canvas, a tap on head 1 moves both", seam_exact)
+    run_case(f"{tag} span: taps reach the head their tablet is routed to", taps_to_heads)
+    run_case(f"{tag} two scenes: taps reach the head their tablet is routed to", displays_taps)
+    run_case(f"{tag} span: outputs of two sizes need a stated layout, and take one", stated_layout)
+    run_case(f"{tag} span: an unknown connector lists the card's", span_errors)
+    vm.close()
+
+
 # (device, size, extra cases, the signal that stops the DRM show: each stop path once, and a crash).
 configs = [
     ("vga", 1920, 1080, [("fbdev-pacing", None), ("png", None), ("text", None), ("scenes", None)], "TERM"),
@@ -1179,7 +1581,9 @@ configs = [
 suite_started = time.monotonic()
 for device, width, height, extra, stop_signal in configs:
     suite_for(device, width, height, extra, stop_signal)
+two_heads_suite()
 systemd_suite()
+span_suite()
 for name, seconds in timings:
     if name.endswith("boot"):
         print(f"  time {name}: {seconds:.1f} s (QEMU start to the guest shell)")

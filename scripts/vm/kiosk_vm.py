@@ -27,7 +27,7 @@ class KioskVM:
     """One QEMU guest. `device` is "vga" (-device VGA: bochs-drm) or "virtio" (virtio-gpu-pci)."""
 
     def __init__(self, boot_dir, work_dir, device, width, height, log_path=None, memory_mb=768,
-                 initramfs="initramfs.cpio", outputs=1, kernel_arguments=""):
+                 initramfs="initramfs.cpio", outputs=1, kernel_arguments="", tablet_per_head=False):
         self.device = device
         self.width = width
         self.height = height
@@ -51,8 +51,15 @@ class KioskVM:
             + (" " + kernel_arguments if kernel_arguments else ""),
             "-display", "none", "-serial", "stdio", "-monitor", "none",
             "-qmp", f"unix:{self.qmp_path},server=on,wait=off",
-            "-device", display, "-device", "virtio-tablet-pci",
+            "-device", display,
         ]
+        # One tablet, or with `tablet_per_head` one bound to each head (QEMU routes input-send-event's
+        # `head` to it), at PCI slots 0x0a, 0x0b, … so the guest can tell them apart in sysfs.
+        if tablet_per_head and outputs > 1:
+            for head in range(outputs):
+                command += ["-device", f"virtio-tablet-pci,display=gpu0,head={head},addr={0x0a + head:#x}"]
+        else:
+            command += ["-device", "virtio-tablet-pci"]
         self.log = open(log_path or os.path.join(work_dir, "serial.log"), "w")
         self.log.write("$ " + " ".join(command) + "\n")
         self.started = time.monotonic()
@@ -153,13 +160,17 @@ class KioskVM:
             self.qmp_command("screendump", filename=path, device="gpu0", head=head)
         return read_ppm(path)
 
-    def tap(self, x_value, y_value):
-        """Moves the tablet to (x_value, y_value) in 0..32767 and clicks the left button."""
+    def tap(self, x_value, y_value, head=None):
+        """Moves the tablet to (x_value, y_value) in 0..32767 and clicks the left button; with
+        `head`, the tablet bound to virtio-gpu's head `head` (see `tablet_per_head`)."""
+        target = {} if head is None else {"device": "gpu0", "head": head}
         self.qmp_command("input-send-event", events=[
             {"type": "abs", "data": {"axis": "x", "value": x_value}},
-            {"type": "abs", "data": {"axis": "y", "value": y_value}}])
-        self.qmp_command("input-send-event", events=[{"type": "btn", "data": {"down": True, "button": "left"}}])
-        self.qmp_command("input-send-event", events=[{"type": "btn", "data": {"down": False, "button": "left"}}])
+            {"type": "abs", "data": {"axis": "y", "value": y_value}}], **target)
+        self.qmp_command("input-send-event", events=[{"type": "btn", "data": {"down": True, "button": "left"}}],
+                         **target)
+        self.qmp_command("input-send-event", events=[{"type": "btn", "data": {"down": False, "button": "left"}}],
+                         **target)
 
     def close(self):
         try:

@@ -60,9 +60,18 @@ void swell_drain_signal_pipe(void);
 /// SIGABRT, SIGFPE — Swift runtime traps arrive as SIGILL/SIGTRAP): the CRTC configuration that
 /// was on screen and the console mode. The handler restores with raw ioctls and re-raises.
 /// `mode` points at a drmModeModeInfo (the kernel's struct drm_mode_modeinfo, 68 bytes).
-void swell_crash_restore_crtc(int fd, uint32_t crtc_id, uint32_t fb_id, uint32_t x, uint32_t y,
-                              uint32_t connector_id, const void *mode, int mode_valid);
+/// Each CRTC has a slot of its own (arming one again replaces it), up to SWELL_CRASH_CRTCS;
+/// returns 0, or -1 when every slot is taken.
+#define SWELL_CRASH_CRTCS 8
+int swell_crash_restore_crtc(int fd, uint32_t crtc_id, uint32_t fb_id, uint32_t x, uint32_t y,
+                             uint32_t connector_id, const void *mode, int mode_valid);
+/// Disarms one CRTC's slot (its presenter restored it).
+void swell_crash_restore_crtc_forget(uint32_t crtc_id);
+/// How many CRTC slots are armed (for tests).
+int swell_crash_restore_armed_crtcs(void);
 void swell_crash_restore_console(int fd, int kd_mode);
+void swell_crash_restore_console_forget(void);
+/// Disarms everything.
 void swell_crash_restore_forget(void);
 /// Installs the fatal-signal handler that performs the saved restores.
 int swell_crash_restore_install(void);

@@ -11,6 +11,8 @@ final class InputDevice {
     let name: String
     let fd: FileDescriptor
     var decoder: EvdevDecoder
+    /// The output its touches go to (`TouchRouting`; 0 with one output).
+    var output = 0
 
     /// Opens `path` and classifies it; returns nil for devices that report no touches or clicks
     /// (keyboards, power buttons, accelerometers). Throws when the node cannot be opened.
@@ -20,9 +22,7 @@ final class InputDevice {
             fd.close()
             return nil
         }
-        var nameBytes = [CChar](repeating: 0, count: 256)
-        _ = swell_evdev_get_name(fd.rawValue, &nameBytes, UInt32(nameBytes.count))
-        let name = String(decoding: nameBytes.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let name = deviceName(fd)
         var decoder = EvdevDecoder(kind: kind, mapping: mapping)
         var x = input_absinfo()
         var y = input_absinfo()
@@ -42,6 +42,13 @@ final class InputDevice {
     }
 
     deinit { fd.close() }
+
+    /// The device's name (EVIOCGNAME), as `--touch NAME=OUTPUT` takes it.
+    static func deviceName(_ fd: FileDescriptor) -> String {
+        var nameBytes = [CChar](repeating: 0, count: 256)
+        _ = swell_evdev_get_name(fd.rawValue, &nameBytes, UInt32(nameBytes.count))
+        return String(decoding: nameBytes.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
 
     /// Decides the protocol from the capability bits (EVIOCGBIT), never from the node's number.
     static func classify(_ fd: FileDescriptor) -> InputDeviceKind? {
@@ -84,6 +91,6 @@ final class InputDevice {
         guard swell_evdev_get_abs(fd.rawValue, UInt32(axis), &info) == 0,
             info.maximum > info.minimum || axis == EvdevCode.absMTSlot
         else { return nil }
-        return AxisRange(minimum: info.minimum, maximum: info.maximum)
+        return AxisRange(minimum: info.minimum, maximum: info.maximum, resolution: info.resolution)
     }
 }

@@ -13,13 +13,26 @@ import SwellSystem
 /// touches. Per-device ids become per-finger ids unique across devices: the smallest free number.
 public final class InputMonitor {
     public let directory: String
+    /// The mapping of every device (one output), or of output 0's devices (with `routing`).
     public var mapping: ScreenMapping {
-        didSet { for device in devices.values { device.decoder.mapping = mapping } }
+        didSet {
+            routing?.mappings[0] = mapping
+            for device in devices.values where device.output == 0 { device.decoder.mapping = mapping(for: device) }
+        }
     }
+    /// Several outputs: which output each device touches, with that output's mapping and the
+    /// device's own calibration (nil: one output, `mapping` for all).
+    public private(set) var routing: InputRouting?
 
     /// Told when a device is opened (path, name) and when it is dropped (path, reason).
     public var deviceAdded: ((String, String) -> Void)?
     public var deviceRemoved: ((String, String) -> Void)?
+    /// Told, with `routing`, where a device opened after `init` sends its touches (a journal line).
+    public var deviceRouted: ((String) -> Void)?
+    /// With `routing`: each open device's route line, in path order (the devices opened by
+    /// `init` are reported through this, before any callback could be set).
+    public var routeSummary: [String] { orderedDevices.compactMap { routeLines[$0.path] } }
+    private var routeLines: [String: String] = [:]
 
     private var devices: [String: InputDevice] = [:]
     /// Device paths that were not touch/pointer devices or could not be opened (with the reason),
@@ -41,9 +54,10 @@ public final class InputMonitor {
     /// Rescans happen at most this often when inotify is missing.
     static let rescanInterval = 2.0
 
-    public init(mapping: ScreenMapping, directory: String = "/dev/input") {
-        self.mapping = mapping
+    public init(mapping: ScreenMapping, directory: String = "/dev/input", routing: InputRouting? = nil) {
+        self.mapping = routing?.mappings.first ?? mapping
         self.directory = directory
+        self.routing = routing
         readBuffer = UnsafeMutableRawPointer.allocate(byteCount: eventSize * Self.readCapacity, alignment: 16)
         let watch = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         if watch >= 0 {
@@ -61,6 +75,45 @@ public final class InputMonitor {
         readBuffer.deallocate()
     }
 
+    /// Output `index`'s mapping changed (a new mode or rotation): its devices follow, each
+    /// keeping its calibration.
+    public func setMapping(_ mapping: ScreenMapping, forOutput index: Int) {
+        guard routing != nil else {
+            if index == 0 { self.mapping = mapping }
+            return
+        }
+        routing?.mappings[index] = mapping
+        if index == 0 { self.mapping = mapping }
+        for device in devices.values where device.output == index { device.decoder.mapping = self.mapping(for: device) }
+    }
+
+    /// The open devices as the routing sees them (path order), with the output each touches.
+    public var routedDevices: [(device: TouchRouting.Device, output: Int)] {
+        orderedDevices.map { (TouchRouting.Device(path: $0.path, name: $0.name, kind: $0.decoder.kind), $0.output) }
+    }
+
+    /// The mapping of `device`'s output with its calibration.
+    private func mapping(for device: InputDevice) -> ScreenMapping {
+        guard let routing else { return mapping }
+        var mapped = routing.mappings[device.output]
+        mapped.calibration = routing.calibration(for: routingDevice(device))
+        return mapped
+    }
+
+    private func routingDevice(_ device: InputDevice) -> TouchRouting.Device {
+        TouchRouting.Device(path: device.path, name: device.name, kind: device.decoder.kind)
+    }
+
+    /// Sends a newly opened device's touches to its output (with `routing`).
+    private func route(_ device: InputDevice) {
+        guard let routing else { return }
+        let described = routingDevice(device)
+        let route = routing.route(described)
+        device.output = route.output
+        device.decoder.mapping = mapping(for: device)
+        routeLines[device.path] = TouchRouting.describe(described, route, outputs: routing.outputs)
+    }
+
     /// The names and kinds of the open devices, for messages.
     public var deviceSummary: [String] {
         orderedDevices.map { "\($0.path) (\($0.name))" }
@@ -69,6 +122,12 @@ public final class InputMonitor {
     /// What to wait on: every device and the inotify watch.
     public var descriptors: [FileDescriptor] {
         devices.values.map(\.fd) + (inotify.map { [$0] } ?? [])
+    }
+
+    /// Adds `descriptors` to a loop's poll set (allocates nothing: the loop waits every frame).
+    public func addDescriptors(to set: PollSet) {
+        for device in orderedDevices { set.add(device.fd) }
+        if let inotify { set.add(inotify) }
     }
 
     /// How long a waiter may sleep before `poll()` must run again (nil: forever, inotify covers hotplug).
@@ -143,6 +202,7 @@ public final class InputMonitor {
             }
             if event.phase == .ended { map[local] = nil }
             fingerIDs[path] = map
+            event.output = devices[path]?.output ?? 0
             pending.append(event)
         }
     }
@@ -165,7 +225,9 @@ public final class InputMonitor {
                 if let device = try InputDevice.open(path, mapping: mapping) {
                     devices[path] = device
                     orderedDevices = devices.values.sorted { naturalOrder($0.path, $1.path) }
+                    route(device)
                     deviceAdded?(path, device.name)
+                    if let line = routeLines[path] { deviceRouted?(line) }
                 } else {
                     ignored.insert(path)
                 }
@@ -183,6 +245,7 @@ public final class InputMonitor {
     private func drop(_ path: String, reason: String) {
         guard devices.removeValue(forKey: path) != nil else { return }
         orderedDevices.removeAll { $0.path == path }
+        routeLines[path] = nil
         deviceRemoved?(path, reason)
         fingerIDs[path] = nil
     }

@@ -10,12 +10,16 @@ public struct TouchEvent: Equatable, Sendable, CustomStringConvertible {
     public var id: Int
     public var x: Double
     public var y: Double
+    /// The output whose picture the coordinates are in (an index into the outputs the input
+    /// monitor routes to, `TouchRouting`; 0 with one output).
+    public var output: Int
 
-    public init(_ phase: Phase, id: Int, x: Double, y: Double) {
+    public init(_ phase: Phase, id: Int, x: Double, y: Double, output: Int = 0) {
         self.phase = phase
         self.id = id
         self.x = x
         self.y = y
+        self.output = output
     }
 
     /// "touch began id=0 x=480.0 y=270.0" (the line `swell touch-test` prints).
@@ -84,10 +88,14 @@ public struct ScreenMapping: Sendable, Equatable {
 public struct AxisRange: Sendable, Equatable {
     public var minimum: Int32
     public var maximum: Int32
+    /// Units per millimetre (0: the device does not say); what tells a touch screen's physical
+    /// size, to find its panel among several (`TouchRouting`).
+    public var resolution: Int32
 
-    public init(minimum: Int32, maximum: Int32) {
+    public init(minimum: Int32, maximum: Int32, resolution: Int32 = 0) {
         self.minimum = minimum
         self.maximum = maximum
+        self.resolution = resolution
     }
 
     /// A raw value as a fraction of the range, 0 ..< 1 (libinput's convention: the range's

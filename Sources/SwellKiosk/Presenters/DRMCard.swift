@@ -28,6 +28,15 @@ public struct DisplayMode: Sendable {
     public var label: String { "\(width)x\(height)@\(Int(refreshHz.rounded()))" }
 }
 
+extension DisplayMode {
+    /// `ConnectorInfo.defaultMode(shownNow:)` for a connector offering `modes`.
+    public static func defaultMode(among modes: [DisplayMode], shownNow: DisplayMode?) -> DisplayMode? {
+        if let preferred = modes.first(where: \.isPreferred) { return preferred }
+        if let shownNow, let offered = modes.first(where: { $0.sameTiming(as: shownNow) }) { return offered }
+        return modes.first
+    }
+}
+
 /// A `--mode WxH[@Hz]` request.
 public struct ModeRequest: Sendable, Equatable {
     public var width: Int
@@ -82,7 +91,15 @@ public struct ConnectorInfo: Sendable {
     public let heightMillimetres: Int
 
     /// The preferred mode, else the first (drivers list the best first).
-    public var defaultMode: DisplayMode? { modes.first(where: \.isPreferred) ?? modes.first }
+    public var defaultMode: DisplayMode? { defaultMode(shownNow: nil) }
+
+    /// The preferred mode; without one, the mode its CRTC shows now (`shownNow`) if the connector
+    /// offers it, else the first listed. A connector with no preferred mode (QEMU's second
+    /// virtio-gpu head lists 5120x2160 first, while the console runs at the 1024x768 the
+    /// kernel's `video=` option forced) keeps the mode it was given, as the console does.
+    public func defaultMode(shownNow: DisplayMode?) -> DisplayMode? {
+        DisplayMode.defaultMode(among: modes, shownNow: shownNow)
+    }
 }
 
 /// An open DRM card: its file descriptor and the KMS objects it reports.
@@ -150,6 +167,17 @@ public final class DRMCard {
                     heightMillimetres: Int(c.mmHeight)))
         }
         connectors = found
+    }
+
+    /// The mode the CRTC driving `connector` shows now (nil: none drives it, or it is off).
+    public func modeShown(on connector: ConnectorInfo) -> DisplayMode? {
+        guard connector.currentEncoderID != 0, let encoder = drmModeGetEncoder(fd.rawValue, connector.currentEncoderID)
+        else { return nil }
+        let crtcID = encoder.pointee.crtc_id
+        drmModeFreeEncoder(encoder)
+        guard crtcID != 0, let crtc = drmModeGetCrtc(fd.rawValue, crtcID) else { return nil }
+        defer { drmModeFreeCrtc(crtc) }
+        return crtc.pointee.mode_valid != 0 ? DisplayMode(info: crtc.pointee.mode) : nil
     }
 
     /// The CRTC currently driving `connector`, or the first one its encoders can drive.

@@ -56,6 +56,14 @@ public final class DRMPresenter: Presenter {
     private var backIndex = 0
     private var modeSet = false
     private var flipPending = false
+    /// The `completedFlips` count at which the pending flip is done, when it counts as lost, and
+    /// the buffer it shows with that frame's damage (for DirtyFB once it is up).
+    private var flipTarget = 0
+    private var flipDeadline = 0.0
+    private var flipShown: (buffer: DumbBuffer, damage: Damage)?
+    /// When the frame after the last one may be drawn (after the flip: now, or the clock's
+    /// next refresh when the clock paces).
+    private var readyAt = -Double.infinity
     /// Flip-completion count, written by the libdrm event callback through `user_data`.
     private let completedFlips = UnsafeMutablePointer<Int>.allocate(capacity: 1)
     private var pacer: FramePacer
@@ -212,7 +220,7 @@ public final class DRMPresenter: Presenter {
         -> DisplayMode
     {
         guard let request else {
-            guard let mode = connector.defaultMode else {
+            guard let mode = connector.defaultMode(shownNow: card.modeShown(on: connector)) else {
                 throw KioskError(.noConnector, "\(card.path): \(connector.name) offers no modes")
             }
             return mode
@@ -266,29 +274,36 @@ public final class DRMPresenter: Presenter {
 
     private func armCrashRestore() {
         guard var original = saved else { return }
-        swell_crash_restore_crtc(
+        let armed = swell_crash_restore_crtc(
             card.fd.rawValue, original.crtc_id, original.buffer_id, original.x, original.y, connector.id,
             &original.mode, original.mode_valid != 0 ? 1 : 0)
+        if armed != 0 {
+            kioskWarn("\(connector.name): more than \(SWELL_CRASH_CRTCS) outputs; a crash would not restore this one")
+        }
     }
 
     // MARK: presenting
 
     public func present(damage frame: Damage) throws(KioskError) {
+        try queue(damage: frame, now: monotonicSeconds())
+        try waitForFlip()
+        sleepUntil(monotonic: readyAt)
+    }
+
+    public func queue(damage frame: Damage, now: Double) throws(KioskError) {
         lastCopySeconds = 0
+        // Only when called out of turn (the loop asks `frameWait` first).
         try waitForFlip()
         // Every buffer misses this frame's damage, also when it is not shown now.
         damage.add(frame)
+        readyAt = now
         // Nothing changed: no copy, no flip, no DirtyFB; the picture on screen is this frame.
-        if modeSet && frame.isEmpty {
-            pacer.waitByClock()
-            return
-        }
         // Its display unplugged or powered down: nothing goes to a screen that shows nothing (some
         // drivers stop vblank events then, and every flip would wait for its timeout); the frame
         // is dropped and the clock paces until the display is back (`displayChanged`,
         // `setScreen`), which sets the mode again with the picture on screen.
-        if modeSet && (unplugged || screenOff) {
-            pacer.waitByClock()
+        if modeSet && (frame.isEmpty || unplugged || screenOff) {
+            readyAt = pacer.clockDeadline(now: now)
             return
         }
         let back = buffers[backIndex]
@@ -301,16 +316,45 @@ public final class DRMPresenter: Presenter {
             markDirty(back, damage: modeSet ? frame : nil)
             modeSet = true
             backIndex ^= 1
-            pacer.waitIfClockPaced()
+            if pacer.usesClock { readyAt = pacer.clockDeadline(now: now) }
             return
         }
         try flip(to: back)
         backIndex ^= 1
-        try waitForFlip()
-        pacer.vblankReported(at: monotonicSeconds())
-        markDirty(back, damage: frame)
-        pacer.waitIfClockPaced()
+        flipShown = (back, frame)
+        if flipPending {
+            flipDeadline = now + flipTimeout
+        } else {
+            flipDone(now: now)  // (flips turned out unsupported: the CRTC was set)
+        }
     }
+
+    public func frameWait(now: Double) throws(KioskError) -> FrameWait {
+        if flipPending {
+            try readFlipEvents()
+            if completedFlips.pointee < flipTarget {
+                guard now >= flipDeadline else { return .flip(card.fd, deadline: flipDeadline) }
+                kioskWarn("\(card.path): no page-flip event within \(Int(flipTimeout * 1000)) ms")
+            }
+            flipPending = false
+            flipDone(now: now)
+        }
+        return readyAt <= now ? .ready : .at(readyAt)
+    }
+
+    public var isShowing: Bool { !unplugged }
+
+    /// The queued frame is on screen (its flip's event came, or never will): DirtyFB for it, and
+    /// the next frame may follow at once, or at the clock's next refresh when the clock paces.
+    private func flipDone(now: Double) {
+        pacer.vblankReported(at: now)
+        if let shown = flipShown { markDirty(shown.buffer, damage: shown.damage) }
+        flipShown = nil
+        readyAt = pacer.usesClock ? pacer.clockDeadline(now: now) : now
+    }
+
+    /// How long a flip's event may take before it counts as lost.
+    private var flipTimeout: Double { max(0.25, pacer.interval * 4) }
 
     /// Brings buffer `index` up to the shadow: the rectangles it missed (this frame's damage, and
     /// the frame before's for the back buffer of a flip), rotated, and nothing else.
@@ -443,12 +487,15 @@ public final class DRMPresenter: Presenter {
                 UnsafeMutableRawPointer(completedFlips))
             if result == 0 {
                 flipPending = true
+                flipTarget = completedFlips.pointee + 1
                 return
             }
             let error = drmError(result)
             if error == .busy && attempts < 10 {
                 attempts += 1
                 flipPending = true
+                flipTarget = completedFlips.pointee + 1
+                flipDeadline = monotonicSeconds() + flipTimeout
                 try waitForFlip()
                 continue
             }
@@ -466,36 +513,41 @@ public final class DRMPresenter: Presenter {
         }
     }
 
-    /// Waits (poll, with a timeout) until the pending flip's event arrives. A lost event must not
-    /// freeze the display forever (kmscon's stuck flag), so after the timeout the flip counts as done.
+    /// Waits (poll, with a timeout) until the pending flip's event arrives, for callers that must
+    /// block (`present`, a modeset, restoring). A lost event must not freeze the display forever
+    /// (kmscon's stuck flag), so after the timeout the flip counts as done.
     private func waitForFlip() throws(KioskError) {
-        guard flipPending else { return }
-        let target = completedFlips.pointee + 1
-        let deadline = monotonicSeconds() + max(0.25, pacer.interval * 4)
+        while flipPending {
+            let now = monotonicSeconds()
+            let wait = try frameWait(now: now)
+            guard case .flip(_, let deadline) = wait else { return }
+            // This runs every frame of `present`: waitReadable allocates nothing.
+            if !card.fd.waitReadable(timeoutMilliseconds: Int32((deadline - now) * 1000) + 1),
+                StopSignals.received != nil
+            {
+                flipPending = false
+                flipDone(now: monotonicSeconds())
+            }
+        }
+    }
+
+    /// Hands every DRM event already readable on the card to its presenter's counter (`user_data`:
+    /// the card is shared, so this may count another output's flip, which that output then
+    /// finds done). Never blocks.
+    private func readFlipEvents() throws(KioskError) {
         var context = drmEventContext()
         context.version = 2
         context.page_flip_handler = { _, _, _, _, userData in
             userData?.assumingMemoryBound(to: Int.self).pointee += 1
         }
-        while completedFlips.pointee < target {
-            let remaining = deadline - monotonicSeconds()
-            if remaining <= 0 {
-                kioskWarn("\(card.path): no page-flip event within \(Int(max(0.25, pacer.interval * 4) * 1000)) ms")
-                break
-            }
-            // This runs every frame: waitReadable allocates nothing.
-            if !card.fd.waitReadable(timeoutMilliseconds: Int32(remaining * 1000) + 1) {
-                if StopSignals.received != nil { break }
-                continue
-            }
+        while card.fd.waitReadable(timeoutMilliseconds: 0) {
             if drmHandleEvent(card.fd.rawValue, &context) != 0 {
                 let error = Errno.current
-                if error != .interrupted && error != .wouldBlock {
-                    throw KioskError(.io, "\(card.path): reading DRM events failed: \(error)")
-                }
+                if error == .interrupted { continue }
+                if error == .wouldBlock { return }
+                throw KioskError(.io, "\(card.path): reading DRM events failed: \(error)")
             }
         }
-        flipPending = false
     }
 
     /// virtio-gpu, udl and command-mode panels only update after DirtyFB; others answer ENOSYS.
@@ -552,7 +604,7 @@ public final class DRMPresenter: Presenter {
                 _ = drmModeSetCrtc(fd, crtcID, 0, 0, 0, nil, 0, nil)
             }
         }
-        swell_crash_restore_forget()
+        swell_crash_restore_crtc_forget(crtcID)
         for buffer in buffers {
             buffer.mapping.unmap()
             drmModeRmFB(fd, buffer.framebufferID)

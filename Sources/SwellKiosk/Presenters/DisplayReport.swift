@@ -76,7 +76,12 @@ public func describeDisplays() -> (text: String, foundAny: Bool) {
         case .mouse:
             kindText = "relative mouse"
         }
-        text += "input \(path): \(kindText)\n"
+        // The name is what `--touch NAME=OUTPUT` takes; the size is what routing matches to a panel.
+        var size = ""
+        if let millimetres = TouchRouting.DeviceSize(kind)?.millimetres {
+            size = ", \(millimetres.width)x\(millimetres.height) mm"
+        }
+        text += "input \(path) (\(InputDevice.deviceName(fd))): \(kindText)\(size)\n"
     }
     return (text, found)
 }

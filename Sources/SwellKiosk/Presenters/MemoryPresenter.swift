@@ -22,6 +22,8 @@ public final class MemoryPresenter: Presenter {
     public private(set) var lastCopySeconds = 0.0
     public private(set) var restoreCount = 0
     private var pacer: FramePacer?
+    /// When the frame after the last one may be drawn (the clock's next refresh when paced).
+    private var readyAt = -Double.infinity
 
     /// - Parameters:
     ///   - pacedHz: when set, `present()` paces by the clock like a VM display.
@@ -57,11 +59,17 @@ public final class MemoryPresenter: Presenter {
     public var scanout: UnsafeMutableRawPointer { buffers[frontIndex] }
 
     public func present(damage frame: Damage) throws(KioskError) {
+        try queue(damage: frame, now: monotonicSeconds())
+        sleepUntil(monotonic: readyAt)
+    }
+
+    public func queue(damage frame: Damage, now: Double) throws(KioskError) {
         lastCopiedPixels = 0
+        // Paced like a VM display: the next frame waits for the clock's next refresh.
+        readyAt = pacer?.clockDeadline(now: now) ?? now
         guard !frame.isEmpty else {
             // Nothing changed: nothing is copied or shown, and the display keeps its picture.
             lastCopySeconds = 0
-            pacer?.waitByClock()
             return
         }
         let back = (frontIndex + 1) % buffers.count
@@ -76,7 +84,10 @@ public final class MemoryPresenter: Presenter {
         lastCopySeconds = monotonicSeconds() - started
         frontIndex = back
         presentedFrames += 1
-        pacer?.waitIfClockPaced()
+    }
+
+    public func frameWait(now: Double) throws(KioskError) -> FrameWait {
+        readyAt <= now ? .ready : .at(readyAt)
     }
 
     public func restore() { restoreCount += 1 }

@@ -1,4 +1,5 @@
 import SwellRaster
+import SwellSystem
 
 /// How the picture is turned on the panel, clockwise, for panels mounted in portrait or upside down.
 public enum Rotation: Int, Sendable, CaseIterable {
@@ -114,6 +115,31 @@ public protocol Presenter: AnyObject {
     /// Turns the display's power off (DPMS) or back on, for a kiosk's night hours; while it is
     /// off nothing is presented. Returns false when this output cannot (then nothing changed).
     func setScreen(on: Bool) throws(KioskError) -> Bool
+
+    // A loop over several outputs cannot block on one output's flip while another is ready, so
+    // presenting also comes in two halves: `queue` shows the frame without waiting, and
+    // `frameWait` says when the next one may be drawn.
+
+    /// Shows the shadow like `present(damage:)` but returns without waiting for the display: the
+    /// damage is copied and the flip queued. `now` is the loop's clock (monotonic seconds).
+    func queue(damage: Damage, now: Double) throws(KioskError)
+    /// What the frame after the last `queue` waits for, at `now`; takes up the flip events that
+    /// have arrived (without blocking). Default: nothing (`queue` waited already).
+    func frameWait(now: Double) throws(KioskError) -> FrameWait
+    /// Whether frames drawn now reach a display: false while its display is unplugged, so the
+    /// loop draws nothing for it until `displayChanged` brings it back. Default: true.
+    var isShowing: Bool { get }
+}
+
+/// When an output may take its next frame.
+public enum FrameWait: Equatable, Sendable {
+    /// Now.
+    case ready
+    /// At this monotonic time (a clock-paced display's next refresh).
+    case at(Double)
+    /// When `descriptor` has the page flip's event, or at `deadline` should it never come (a
+    /// lost event must not freeze the display: then the flip counts as done).
+    case flip(FileDescriptor, deadline: Double)
 }
 
 extension Presenter {
@@ -124,6 +150,11 @@ extension Presenter {
 
     public func displayChanged() throws(KioskError) {}
     public func setScreen(on: Bool) throws(KioskError) -> Bool { false }
+    public var isShowing: Bool { true }
+
+    /// A presenter that only has the blocking half: `present` paces, so the next frame is ready.
+    public func queue(damage: Damage, now: Double) throws(KioskError) { try present(damage: damage) }
+    public func frameWait(now: Double) throws(KioskError) -> FrameWait { .ready }
 
     public var width: Int { shadow.width }
     public var height: Int { shadow.height }

@@ -64,6 +64,7 @@ public final class VTConsole {
     public func restore() {
         guard !restored else { return }
         restored = true
+        swell_crash_restore_console_forget()
         if swell_kd_set_mode(fd.rawValue, previousMode) != 0 {
             kioskWarn("\(path): could not restore the console mode: \(Errno.current)")
         }

@@ -57,3 +57,8 @@ func systemOpendir(_ path: String) -> OpaquePointer? { opendir(path) }
 func systemReaddir(_ directory: OpaquePointer) -> UnsafeMutablePointer<dirent>? { readdir(directory) }
 
 func systemClosedir(_ directory: OpaquePointer) -> Int32 { closedir(directory) }
+
+/// realpath(3) into a heap buffer the caller frees; nil when the path does not resolve.
+@usableFromInline func systemRealpath(_ path: String) -> UnsafeMutablePointer<CChar>? { realpath(path, nil) }
+
+@usableFromInline func systemFree(_ pointer: UnsafeMutableRawPointer?) { free(pointer) }

@@ -16,7 +16,8 @@ let benchVerb = Verb(
     synopsis:
         "SCENE|FILE.json [--size WxH | --output drm|fbdev|memory …] [--seconds S | --frames N] [--threads N] "
         + "[--input SCRIPT.json] [--json FILE] [--plot FILE.svg]\n       swell bench --scenes DIR [same options]\n"
-        + "       swell bench --drawlists DIR [--frames N] …",
+        + "       swell bench --drawlists DIR [--frames N] …\n"
+        + "       swell bench --display NAME=SCENE --display NAME=SCENE [--size WxH] [--seconds S | --frames N] …",
     details: """
         Runs a scene with its real animation — a stepped clock at the refresh rate and, unless
         --input names a touch script, three fingers dragging circles across the screen (90 ripples
@@ -40,6 +41,10 @@ let benchVerb = Verb(
         same output, and prints one table and which scenes held the refresh rate.
         With --drawlists DIR, renders each draw list in DIR (*.json, e.g. bench-data/) repeatedly,
         with a plain fill of the same frame (the memory-bandwidth floor) for comparison.
+        With two or more --display NAME=SCENE, runs one kiosk's outputs (memory presenters at
+        --size, each scene with its own touches) in turn on each step, as the kiosk loop does: each
+        output's frame times, their sum per step ('both': all must fit in one refresh to hold the
+        rate) and one output alone, measured in the same run interleaved step by step, as the reference.
         A table goes to standard output (with a progress bar on a terminal while it runs);
         --json writes the figures for machines, --plot an SVG of frame time against frame number
         with a histogram. Timing never fails a run; --expect-checksums fails it when a picture changed.
@@ -65,6 +70,10 @@ let benchVerb = Verb(
         .option("json", "FILE", "also write the results as JSON"),
         .option("plot", "FILE.svg", "also draw frame time against frame number, with a histogram"),
         .option("expect-checksums", "FILE", "exit 1 if any frame's checksum differs from FILE ('name checksum' lines)"),
+        .option(
+            "display", "NAME=SCENE",
+            "one of several outputs (in memory, at --size), each its own scene or the same; repeatable: "
+                + "each output's frame times, and the round of all against one output alone"),
         .option("record-checksums", "FILE", "write each frame's checksum to FILE"),
     ] + wallOptions,
     run: runBench)
@@ -79,6 +88,8 @@ struct BenchSeries {
 }
 
 private func runBench(_ arguments: ParsedArguments) throws -> Int32 {
+    let displays = arguments.values("display")
+    if !displays.isEmpty { return try benchOutputs(displays, arguments) }
     if let folder = arguments["scenes"] {
         guard arguments.positional.isEmpty, arguments["drawlists"] == nil else {
             throw CommandFailure(ExitStatus.usage, "--scenes takes no other scene or --drawlists")
@@ -251,7 +262,8 @@ func jsonFiles(in folder: String, holding what: String = "draw lists") throws ->
 /// A ratio with two significant digits below 10 ("0.46x", "3.1x") and none above ("120x").
 func formatRatio(_ value: Double) -> String {
     if value >= 10 { return "\(Int(value.rounded()))x" }
-    if value >= 1 {
+    // 0.995 and up round to 1.0x (not "0.100x": a hundredth's count of 100 has three digits).
+    if value >= 0.995 {
         let tenths = Int((value * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)x"
     }

@@ -130,13 +130,23 @@ func openKioskOutput(_ options: OutputOptions) throws -> (any Presenter, VTConso
 
 /// Opens the display (and the console), the touch and pointer devices when `withInput` (never
 /// for `--output memory`), and the frame loop; on failure puts back whatever was taken. New and
-/// vanished input devices are reported with a line each.
-func openKioskLoop(_ options: OutputOptions, withInput: Bool, calibration: TouchCalibration = .identity) throws -> (
-    loop: KioskLoop, presenter: any Presenter
-) {
+/// vanished input devices are reported with a line each. With `touch`, the devices take their
+/// `--touch` and `--touch-matrix [DEVICE=]…` values (`openRoutedInput`); else `calibration`.
+func openKioskLoop(
+    _ options: OutputOptions, withInput: Bool, calibration: TouchCalibration = .identity,
+    touch: ParsedArguments? = nil
+) throws -> (loop: KioskLoop, presenter: any Presenter) {
     let (presenter, console) = try openKioskOutput(options)
     var input: InputMonitor?
-    if withInput && options.choice != .memory {
+    if withInput && options.choice != .memory, let touch {
+        do {
+            input = try openRoutedInput(touch, presenters: [presenter])
+        } catch {
+            console?.restore()
+            presenter.restore()
+            throw error
+        }
+    } else if withInput && options.choice != .memory {
         input = InputMonitor(
             mapping: ScreenMapping(
                 panelWidth: presenter.display.panelWidth, panelHeight: presenter.display.panelHeight,

@@ -9,7 +9,8 @@ let runVerb = Verb(
     synopsis:
         "SCENE|FILE.json|--display CONNECTOR=FILE [--output auto|drm|fbdev|memory] [--device PATH] [--connector NAME] [--mode WxH[@HZ]] "
         + "[--rotate 0|90|180|270] [--touch-matrix A,B,C,D,E,F] [--seconds S] [--threads N] [--input SCRIPT.json] "
-        + "[--screen-off-after S] [--canvas WxH --viewport X,Y,W,H] [--clock realtime [--epoch TIME] [--period S]]",
+        + "[--screen-off-after S] [--canvas WxH --viewport X,Y,W,H] [--clock realtime [--epoch TIME] [--period S]] "
+        + "[--span A,B [--bezel PX] [--span-layout row|column | --span-at NAME=X,Y …]] [--touch DEVICE=OUTPUT …]",
     details: """
         Takes the display over (DRM/KMS page flips, else /dev/fb0), puts the VT in graphics mode,
         and runs a built-in scene (see 'swell scenes') or a scene file (see examples/) at the
@@ -40,6 +41,13 @@ let runVerb = Verb(
         shows the scene at CLOCK_REALTIME − --epoch (kept in step by chrony or linuxptp; see
         docs/kiosk.md). A realtime clock stepped back by up to 2 s is run out at half speed, a
         larger or a forward step is followed at once. Touches reach only the box touched.
+        One scene over several displays of one card as one canvas: --span A,B (side by side, left
+        to right; --span-layout column stacks them), --bezel PX of canvas hidden between panels,
+        or --span-at NAME=X,Y for each output (any sizes). A touch on any panel reaches the scene
+        where the canvas shows it.
+        With several outputs each touch device goes to the output whose panel has its size, else
+        the first (a line says which); --touch DEVICE=OUTPUT picks it (DEVICE: its /dev/input path,
+        a link to it, or its name), and --touch-matrix DEVICE=A,…,F calibrates that device alone.
 
         """ + "\n" + kioskExitStatusText,
     options: kioskOutputOptions.filter { $0.name != "save" } + [
@@ -50,21 +58,16 @@ let runVerb = Verb(
         .option(
             "display", "CONNECTOR=FILE",
             "show FILE on that DRM connector (see 'swell displays'); repeatable, one scene per output"),
-    ] + wallOptions + clockOptions,
+        touchRoutingOption,
+    ] + spanOptions + wallOptions + clockOptions,
     run: runRun)
 
 private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
+    if let span = try spanRequest(arguments) { return try runSpan(span, arguments) }
     var options = try outputOptions(arguments)
     let displays = try displayAssignments(arguments, options: options)
-    // One --display is --connector NAME with its scene. Several at once need a loop over
-    // (presenter, content) pairs that waits for each CRTC's flip on its own (NOTES-screens.md):
-    // present() blocks on its flip, so two in turn would halve each one's rate. Refused until then.
-    guard displays.count <= 1 else {
-        throw CommandFailure(
-            ExitStatus.usage,
-            "--display: \(displays.count) outputs are valid, but this build drives one output at a time; "
-                + "run with one --display")
-    }
+    // One --display is --connector NAME with its scene; several share the card and one loop.
+    if displays.count > 1 { return try runOnDisplays(displays, arguments, options: options) }
     if let display = displays.first { options.connector = display.connectorName }
     guard arguments.positional.count == 1 || displays.count == 1 else {
         throw CommandFailure(ExitStatus.usage, "expected one scene name or scene file")
@@ -80,8 +83,8 @@ private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
     let script = try arguments["input"].map(loadTouchScript)?.events ?? []
     let screenOffAfter = try positiveSecondsOption(arguments, "screen-off-after")
 
-    let calibration = try touchCalibration(arguments)
-    let (loop, presenter) = try openKioskLoop(options, withInput: true, calibration: calibration)
+    _ = try touchCalibrations(arguments)
+    let (loop, presenter) = try openKioskLoop(options, withInput: true, touch: arguments)
     do {
         try checkViewport(
             viewport, width: presenter.shadow.width, height: presenter.shadow.height,
@@ -110,6 +113,98 @@ private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
     printNow("swell: \(content.frames) frames in \(formatMilliseconds(elapsed * 1000)) ms; \(presenter.pacing)")
     if case .signal = end { printError("swell run: stopped by \(StopSignals.name); display restored") }
     return ExitStatus.success
+}
+
+/// `swell run --display A=FILE --display B=FILE …`: one presenter per connector on one card
+/// (each on its own CRTC, with its own flips and pacing), one content per output, one loop.
+/// `--mode` and `--rotate` apply to every output; `--input` replays on the first; each touch
+/// device reaches one output (`--touch`, else the one of its size, else the first). A wall's
+/// `--canvas`/`--viewport` is refused: its tile is one display's.
+private func runOnDisplays(
+    _ displays: [DisplayAssignment], _ arguments: ParsedArguments, options: OutputOptions
+) throws -> Int32 {
+    if arguments["canvas"] != nil || arguments["viewport"] != nil {
+        throw CommandFailure(
+            ExitStatus.usage, "--canvas/--viewport show one tile on one display; give one --display with them")
+    }
+    let seconds = try secondsOption(arguments)
+    let threads = try arguments.integer("threads", default: onlineCores(), in: 1...256)
+    let realtime = try realtimeClockOption(arguments)
+    let players = try displays.map { try loadScenePlayer($0.file, threads: threads) }
+    let script = try arguments["input"].map(loadTouchScript)?.events ?? []
+    let screenOffAfter = try positiveSecondsOption(arguments, "screen-off-after")
+    // The --touch values name outputs of this run: checked before any display is taken.
+    do {
+        _ = try TouchRouting.Request.checkAll(arguments.values("touch"), outputs: displays.map(\.connectorName))
+    } catch {
+        throw CommandFailure(ExitStatus.usage, error.message)
+    }
+    _ = try touchCalibrations(arguments)
+    let (loop, presenters) = try openDisplaysLoop(displays, options: options, arguments: arguments)
+
+    let runStart = monotonicSeconds()
+    var outputs: [OutputContent] = []
+    var contents: [SceneContent] = []
+    for (index, display) in displays.enumerated() {
+        let presenter = presenters[index]
+        let name = display.file
+        let label = name.split(separator: "/").last.map(String.init) ?? name
+        let watch = builtInScene(named: name) == nil ? followed(SceneContent.files(of: players[index], name)) : nil
+        let content = SceneContent(
+            player: players[index], script: index == 0 ? script : [],
+            reload: { try loadScenePlayer(name, threads: threads) }, name: name, watch: watch,
+            announcement: { "running \(label) on \(presenter.display.description)" },
+            realtime: realtime.map { ($0, realtimeSeconds) })
+        contents.append(content)
+        outputs.append(OutputContent(content, watch: watch))
+    }
+    let end: LoopEnd
+    do {
+        end = try loop.run(outputs, seconds: seconds, screenOffAfter: screenOffAfter)
+    } catch {
+        throw commandFailure(error)
+    }
+    let elapsed = monotonicSeconds() - runStart
+    for (index, content) in contents.enumerated() {
+        printNow(
+            "swell: \(presenters[index].display.output): \(content.frames) frames in "
+                + "\(formatMilliseconds(elapsed * 1000)) ms; \(presenters[index].pacing)")
+    }
+    if case .signal = end {
+        let names = presenters.map(\.display.output).joined(separator: ", ")
+        printError("swell run: stopped by \(StopSignals.name); display restored on \(names)")
+    }
+    return ExitStatus.success
+}
+
+/// Opens the card, one DRM presenter per `--display` (distinct CRTCs), the console and the
+/// touch devices (each routed to its output, `openRoutedInput`), and the loop over them; on
+/// failure puts back whatever was taken.
+private func openDisplaysLoop(
+    _ displays: [DisplayAssignment], options: OutputOptions, arguments: ParsedArguments
+) throws -> (KioskLoop, [DRMPresenter]) {
+    let presenters: [DRMPresenter]
+    do {
+        let card = try DRMCard.open(options.device)
+        presenters = try DRMPresenter.openOutputs(
+            card: card,
+            displays.map {
+                DRMOutputRequest(connectorName: $0.connectorName, mode: options.mode, rotation: options.rotation)
+            })
+    } catch {
+        throw commandFailure(error)
+    }
+    let console = VTConsole.takeOver()
+    do {
+        let input = try openRoutedInput(arguments, presenters: presenters)
+        let loop = try KioskLoop(presenters: presenters, input: input, console: console)
+        loop.routeTouch = { .output($0.output) }
+        return (loop, presenters)
+    } catch {
+        console?.restore()
+        for presenter in presenters.reversed() { presenter.restore() }
+        throw (error as? KioskError).map(commandFailure) ?? error
+    }
 }
 
 /// A scene as the kiosk loop's content. The loop's clock is the only one: the scene's time is
