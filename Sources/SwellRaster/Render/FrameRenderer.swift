@@ -93,16 +93,33 @@ public final class FrameRenderer {
         views = ScratchViews(scratch.map(\.view))
     }
 
-    /// The rows per band used for `height` rows to draw (the frame's height when it is drawn
-    /// whole) `width` pixels wide, when `mostlyCircles` of its commands are rings and discs (see
-    /// the type's notes).
+    /// The rows per band used for `height` rows to draw (the damaged rows, or the frame's height
+    /// when it is drawn whole) `width` pixels wide, when `mostlyCircles` of its commands are rings
+    /// and discs (see the type's notes).
+    ///
+    /// Why equal bands, one per thread when the rows are few: a wave stroke or fill computes its
+    /// columns (sines, cross-sections, end cuts: ~11 % of the waveform's frame) again in every
+    /// band it meets, so the waveform's 200-row bundle cut into seven 32-row bands cost two
+    /// threads 70 % more CPU time than one (task-clock, 480 frames), and was slower on two
+    /// threads than on one. Bands of at least `minimumBandRows`, up to four per thread for the
+    /// balance a shared counter gives, in a multiple of the threads so none waits on a short last
+    /// band.
     public func rowsPerBand(height: Int, width: Int, mostlyCircles: Bool) -> Int {
         if let bandHeight { return bandHeight }
+        guard mostlyCircles else {
+            let perThread = threads == 1 ? 1 : min(4, max(1, height / (threads * FrameRenderer.minimumBandRows)))
+            let count = threads * perThread
+            return max(1, (height + count - 1) / count)
+        }
         let perThread = threads == 1 ? height : max(32, (height + threads * 4 - 1) / (threads * 4))
-        guard mostlyCircles else { return max(1, perThread) }
         let cacheRows = max(32, FrameRenderer.circleBandBytes / max(1, width * 4))
         return max(1, min(perThread, cacheRows))
     }
+
+    /// The fewest rows a band of a frame not made mostly of circles is cut into when several
+    /// threads share it (fewer only when there are fewer rows than threads times this, and then
+    /// one band per thread).
+    public static let minimumBandRows = 96
 
     /// A band's pixel bytes when circles dominate the frame: about a core's L2 cache (1 MiB on
     /// Zen 4/5, 512 KiB on a Raspberry Pi 5's Cortex-A76, where 1 MiB bands still halve the
