@@ -27,7 +27,7 @@ class KioskVM:
     """One QEMU guest. `device` is "vga" (-device VGA: bochs-drm) or "virtio" (virtio-gpu-pci)."""
 
     def __init__(self, boot_dir, work_dir, device, width, height, log_path=None, memory_mb=768,
-                 initramfs="initramfs.cpio", outputs=1, kernel_arguments=""):
+                 initramfs="initramfs.cpio", outputs=1, kernel_arguments="", qemu_arguments=()):
         self.device = device
         self.width = width
         self.height = height
@@ -52,6 +52,7 @@ class KioskVM:
             "-display", "none", "-serial", "stdio", "-monitor", "none",
             "-qmp", f"unix:{self.qmp_path},server=on,wait=off",
             "-device", display, "-device", "virtio-tablet-pci",
+            *qemu_arguments,
         ]
         self.log = open(log_path or os.path.join(work_dir, "serial.log"), "w")
         self.log.write("$ " + " ".join(command) + "\n")
