@@ -17,8 +17,11 @@ import Testing
         return buffer
     }
 
+    /// Opaque one time in three: an opaque wave fill hides what lies under its covered rows, and
+    /// the renderer skips drawing there (`BandJob.visibleRows`).
     static func color(_ random: inout SeededRandom) -> Color {
-        Color(r: random.uniform(0...1), g: random.uniform(0...1), b: random.uniform(0...1), a: random.uniform(0.05...1))
+        let alpha = Int.random(in: 0..<3, using: &random) == 0 ? 1 : random.uniform(0.05...1)
+        return Color(r: random.uniform(0...1), g: random.uniform(0...1), b: random.uniform(0...1), a: alpha)
     }
 
     static func path(_ random: inout SeededRandom) -> Path {

@@ -962,12 +962,13 @@ def suite_for(device, width, height, extra, stop_signal):
                       f"(TCG-emulated CPU)")
 
     def damage_same_screen():
-        """Frames presented with only their damage (found against the frame before: exact) end on
-        the same screen as whole frames: the partial copies, the flip's back buffer catching up on
-        the frame before (buffer age) and DirtyFB's clip rectangles on a real driver. Then the
-        copy's cost: a 1920x70 strip against a whole frame into a dumb buffer."""
+        """Frames drawn with damage and presented with only what changed (found against the frame
+        before: exact) end on the same screen as frames drawn and presented whole (damage off:
+        --whole-frames): the renderer's damage, the partial copies, the flip's back buffer catching
+        up on the frame before (buffer age) and DirtyFB's clip rectangles on a real driver. Then
+        the copy's cost: a 1920x70 strip against a whole frame into a dumb buffer."""
         shots = {}
-        for mode, flags in (("damage", "--damage diff"), ("whole", "")):
+        for mode, flags in (("damage", "--damage diff"), ("whole", "--whole-frames")):
             log = f"/tmp/damage-{mode}.log"
             lines = start(vm, f"swell bench wave --output drm --frames 40 --threads 1 {flags} --hold", log,
                           "swell: holding", timeout_tenths=2400)

@@ -27,7 +27,8 @@ class KioskVM:
     """One QEMU guest. `device` is "vga" (-device VGA: bochs-drm) or "virtio" (virtio-gpu-pci)."""
 
     def __init__(self, boot_dir, work_dir, device, width, height, log_path=None, memory_mb=768,
-                 initramfs="initramfs.cpio", outputs=1, kernel_arguments="", tablet_per_head=False):
+                 initramfs="initramfs.cpio", outputs=1, kernel_arguments="", tablet_per_head=False,
+                 qemu_arguments=()):
         self.device = device
         self.width = width
         self.height = height
@@ -52,6 +53,7 @@ class KioskVM:
             "-display", "none", "-serial", "stdio", "-monitor", "none",
             "-qmp", f"unix:{self.qmp_path},server=on,wait=off",
             "-device", display,
+            *qemu_arguments,
         ]
         # One tablet, or with `tablet_per_head` one bound to each head (QEMU routes input-send-event's
         # `head` to it), at PCI slots 0x0a, 0x0b, … so the guest can tell them apart in sysfs.

@@ -168,7 +168,7 @@ private func combineContent(_ path: Path, into hasher: inout Hasher) {
 /// (`keepingColumns`: a clock's digits beside a headline redraw the digits, not the headline).
 func addChanges(
     from previous: [CommandSignature], to current: [CommandSignature], width: Int, height: Int,
-    into damage: inout Damage
+    rowAlignment: Int = 8, into damage: inout Damage
 ) {
     let shorter = min(previous.count, current.count)
     var prefix = 0
@@ -178,22 +178,26 @@ func addChanges(
         suffix += 1
     }
     for index in prefix..<(previous.count - suffix) {
-        damage.add(keepingColumns(previous[index], among: previous, current, width: width, height: height))
+        damage.add(
+            keepingColumns(
+                previous[index], among: previous, current, width: width, height: height, rowAlignment: rowAlignment))
     }
     for index in prefix..<(current.count - suffix) {
-        damage.add(keepingColumns(current[index], among: previous, current, width: width, height: height))
+        damage.add(
+            keepingColumns(
+                current[index], among: previous, current, width: width, height: height, rowAlignment: rowAlignment))
     }
 }
 
-/// A changed command's damage: its own rectangle (rows still on multiples of eight) when it and
+/// A changed command's damage: its own rectangle (rows still aligned as `wholeRows` aligns them) when it and
 /// every command of either frame that meets that rectangle are column-exact, so drawing them
 /// clipped to it gives the bytes a whole-width clip gives; else its whole rows. Only column-exact
 /// changes look at the others (a few glyph runs or pictures), so a pond of rings stays linear.
 func keepingColumns(
     _ changed: CommandSignature, among previous: [CommandSignature], _ current: [CommandSignature], width: Int,
-    height: Int
+    height: Int, rowAlignment: Int = 8
 ) -> ClipRect {
-    let rows = wholeRows(changed.rect, width: width, height: height)
+    let rows = wholeRows(changed.rect, width: width, height: height, alignment: rowAlignment)
     guard changed.columnExact, !rows.isEmpty else { return rows }
     let own = ClipRect(x0: changed.rect.x0, y0: rows.y0, x1: changed.rect.x1, y1: rows.y1)
     for other in previous where !other.columnExact && !other.rect.intersection(own).isEmpty { return rows }
@@ -207,12 +211,15 @@ func keepingColumns(
 /// which can differ in the last bit: ripples-1000 redrawn in a 64-pixel-wide rectangle had
 /// pixels one step off. Cut only into rows, the frame is drawn as the banded renderer always
 /// draws it, byte for byte (FrameRendererTests). A kernel whose pixels do not depend on the clip's
-/// columns would let this keep the columns. The rows start and end on multiples of eight: the
-/// ring kernel paints blocks of eight frame rows, and a block cut by its clip goes through a
-/// temporary buffer (allocated: 2044 allocations a frame in ripples-1000's damage otherwise).
-func wholeRows(_ rect: ClipRect, width: Int, height: Int) -> ClipRect {
+/// columns would let this keep the columns. The rows start and end on multiples of `alignment`
+/// (a power of two): 8 when the frame has rings or discs, whose kernel paints blocks of eight
+/// frame rows, and a block cut by its clip goes through a temporary buffer (allocated: 2044
+/// allocations a frame in ripples-1000's damage otherwise); 1 for every other frame, whose
+/// kernels cut anywhere (a 70-row strip then draws and copies 70 rows, not 72).
+func wholeRows(_ rect: ClipRect, width: Int, height: Int, alignment: Int = 8) -> ClipRect {
     guard !rect.isEmpty else { return rect }
-    return ClipRect(x0: 0, y0: rect.y0 & ~7, x1: width, y1: min(height, (rect.y1 + 7) & ~7))
+    let low = alignment - 1
+    return ClipRect(x0: 0, y0: rect.y0 & ~low, x1: width, y1: min(height, (rect.y1 + low) & ~low))
 }
 
 /// Cuts `damage` (whose rectangles may overlap) into disjoint rectangles covering the same

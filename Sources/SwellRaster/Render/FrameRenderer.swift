@@ -5,8 +5,9 @@ import Synchronization
 /// thread or several, drawing only the pixels that can differ from the previous frame.
 ///
 /// Why bands: threads take bands from a shared counter, so the work spreads evenly however it
-/// is distributed down the frame. By default a frame is cut into four bands per thread (one
-/// band on one thread), and into bands of about 1 MiB of pixels (`circleBandBytes`, 136 rows at
+/// is distributed down the frame. By default the rows drawn are cut into equal bands, one to
+/// four per thread of at least `minimumBandRows` (one band on one thread; `rowsPerBand` says
+/// why), and into bands of about 1 MiB of pixels (`circleBandBytes`, 136 rows at
 /// 1920 wide) when most commands are rings or discs: their read-modify-write of pixels scattered
 /// over the frame then stays in the core's L2 cache. Every kernel's pixels are independent of its
 /// clip rectangle (FrameRendererTests), so the output is byte-identical for any band height and
@@ -29,10 +30,14 @@ import Synchronization
 /// glyph runs and pictures meet a changed one's rectangle, `keepingColumns`), cut into disjoint
 /// rectangles and then into bands. Only those are drawn; the surface keeps the previous frame elsewhere.
 ///
-/// Figure (2-core AMD EPYC, 2026-12-02, load 2.7, history in docs/speed.md): the strip page
-/// (examples/strip.json, a picture under a 70-row wave strip, 1920x1080) 0.154 ms a frame with
-/// damage against 0.43 ms drawn whole and 0.072 ms for the strip alone at 1920x70 (min of 240
-/// frames, `swell bench examples/strip.json --frames 240 --threads 1 [--whole-frames]`).
+/// Occlusion: within a band, a command is not drawn in the rows that a later opaque picture or
+/// the fully covered rows of a later opaque full-width wave fill cover (outside any layer):
+/// those pixels are the occluder's whatever lay under them (`BandJob.visibleRows`).
+///
+/// Figure (the virtual kiosk, `scripts/vm/strip-bench --icount`: render plus the copy to a DRM
+/// dumb buffer in millions of guest instructions, 2026-12-03, history in docs/speed.md): the strip
+/// page (examples/strip.json, a picture under a 70-row wave strip, 1920x1080) 1.77 a frame
+/// against 1.07 for the strip alone over white (1.66x; 2.2x before the occlusion and exact rows).
 /// Storage is reused between frames: after the first frame of a given command count and size,
 /// rendering allocates nothing on one thread (Dispatch may allocate its own bookkeeping when
 /// several threads are used).
@@ -56,6 +61,9 @@ public final class FrameRenderer {
     /// the surface's owner, held so that a new buffer cannot take its memory's address unnoticed.
     private var previousTarget: Target?
     private var previousOwner: AnyObject?
+    /// Commands that cover a rectangle with opaque pixels whatever is under them, in order:
+    /// what an earlier command draws in their rows is hidden (`BandJob.visibleRows`).
+    private var occluders: [Occluder] = []
     private var damage = Damage()
     /// The damage as disjoint rectangles, then cut into bands: the work items.
     private var regions: [ClipRect] = []
@@ -90,16 +98,33 @@ public final class FrameRenderer {
         views = ScratchViews(scratch.map(\.view))
     }
 
-    /// The rows per band used for `height` rows to draw (the frame's height when it is drawn
-    /// whole) `width` pixels wide, when `mostlyCircles` of its commands are rings and discs (see
-    /// the type's notes).
+    /// The rows per band used for `height` rows to draw (the damaged rows, or the frame's height
+    /// when it is drawn whole) `width` pixels wide, when `mostlyCircles` of its commands are rings
+    /// and discs (see the type's notes).
+    ///
+    /// Why equal bands, one per thread when the rows are few: a wave stroke or fill computes its
+    /// columns (sines, cross-sections, end cuts: ~11 % of the waveform's frame) again in every
+    /// band it meets, so the waveform's 200-row bundle cut into seven 32-row bands cost two
+    /// threads 70 % more CPU time than one (task-clock, 480 frames), and was slower on two
+    /// threads than on one. Bands of at least `minimumBandRows`, up to four per thread for the
+    /// balance a shared counter gives, in a multiple of the threads so none waits on a short last
+    /// band.
     public func rowsPerBand(height: Int, width: Int, mostlyCircles: Bool) -> Int {
         if let bandHeight { return bandHeight }
+        guard mostlyCircles else {
+            let perThread = threads == 1 ? 1 : min(4, max(1, height / (threads * FrameRenderer.minimumBandRows)))
+            let count = threads * perThread
+            return max(1, (height + count - 1) / count)
+        }
         let perThread = threads == 1 ? height : max(32, (height + threads * 4 - 1) / (threads * 4))
-        guard mostlyCircles else { return max(1, perThread) }
         let cacheRows = max(32, FrameRenderer.circleBandBytes / max(1, width * 4))
         return max(1, min(perThread, cacheRows))
     }
+
+    /// The fewest rows a band of a frame not made mostly of circles is cut into when several
+    /// threads share it (fewer only when there are fewer rows than threads times this, and then
+    /// one band per thread).
+    public static let minimumBandRows = 96
 
     /// A band's pixel bytes when circles dominate the frame: about a core's L2 cache (1 MiB on
     /// Zen 4/5, 512 KiB on a Raspberry Pi 5's Cortex-A76, where 1 MiB bands still halve the
@@ -137,7 +162,7 @@ public final class FrameRenderer {
     /// within `rows`, in the list's coordinates.
     func renderRows(_ list: DisplayList, _ rows: Range<Int>, into surface: PixelSurface, tracksDamage: Bool) -> Damage {
         let (circles, depth) = bin(list, tracksDamage: tracksDamage)
-        findDamage(list, surface, rows: rows, tracksDamage: tracksDamage)
+        findDamage(list, surface, rows: rows, tracksDamage: tracksDamage, rowAlignment: circles > 0 ? 8 : 1)
         if !damage.isEmpty {
             disjointRects(of: damage, into: &regions, edges: &edges)
             var damagedRows = 0
@@ -145,6 +170,7 @@ public final class FrameRenderer {
             let bandHeight = rowsPerBand(
                 height: damagedRows, width: surface.width, mostlyCircles: 2 * circles > list.commands.count)
             cutIntoBands(bandHeight)
+            findOccluders(list, surface)
             for (index, worker) in scratch.enumerated() {
                 worker.reserve(rows: bandHeight, width: surface.width, depth: depth)
                 views.views[index] = worker.view
@@ -212,9 +238,12 @@ public final class FrameRenderer {
         return (circles, depth)
     }
 
-    /// This frame's damage within `rows`: the changed commands' rectangles, or all of `rows`
-    /// when there is no previous frame on this surface to compare with.
-    private func findDamage(_ list: DisplayList, _ surface: PixelSurface, rows: Range<Int>, tracksDamage: Bool) {
+    /// This frame's damage within `rows`: the changed commands' rectangles (on multiples of
+    /// `rowAlignment` rows, see `wholeRows`), or all of `rows` when there is no previous frame on
+    /// this surface to compare with.
+    private func findDamage(
+        _ list: DisplayList, _ surface: PixelSurface, rows: Range<Int>, tracksDamage: Bool, rowAlignment: Int
+    ) {
         let drawn = ClipRect(x0: 0, y0: rows.lowerBound, x1: surface.width, y1: rows.upperBound)
         let target = Target(
             base: surface.base, width: surface.width, height: surface.height, stride: surface.stride,
@@ -222,13 +251,37 @@ public final class FrameRenderer {
         damage.removeAll()
         if tracksDamage, let previous = previousTarget, previous == target, previousOwner === surface.owner {
             addChanges(
-                from: previousSignatures, to: signatures, width: surface.width, height: surface.height, into: &damage)
+                from: previousSignatures, to: signatures, width: surface.width, height: surface.height,
+                rowAlignment: rowAlignment, into: &damage)
             damage.formIntersection(drawn)
         } else {
             damage.add(drawn)
         }
         previousTarget = tracksDamage ? target : nil
         previousOwner = tracksDamage ? surface.owner : nil
+    }
+
+    /// Fills `occluders`: the opaque pictures and the opaque full-width wave fills' fully covered
+    /// rows, outside every layer (inside one, the layer's mask may let the pixels below show).
+    /// Why: over a picture, a wave strip's front wave hides the rows below its curve; the
+    /// picture's copy and the back wave's blend there were a third of the strip page's frame.
+    private func findOccluders(_ list: DisplayList, _ surface: PixelSurface) {
+        occluders.removeAll(keepingCapacity: true)
+        var depth = 0
+        for (index, command) in list.commands.enumerated() where !rects[index].isEmpty {
+            switch command {
+            case .beginLayer: depth += 1
+            case .endLayer: depth = max(0, depth - 1)
+            case .image(_, let alpha, _) where depth == 0 && alpha >= 1:
+                // The picture's pixels are copied: nothing under them shows.
+                occluders.append(Occluder(index: index, rect: rects[index]))
+            case .draw(let draw) where depth == 0:
+                if let rect = opaqueRows(of: draw, on: surface) {
+                    occluders.append(Occluder(index: index, rect: rect))
+                }
+            default: break
+            }
+        }
     }
 
     /// Cuts every disjoint damage rectangle into bands of at most `bandHeight` rows.
@@ -248,20 +301,22 @@ public final class FrameRenderer {
         list.commands.withUnsafeBufferPointer { commands in
             rects.withUnsafeBufferPointer { rects in
                 bands.withUnsafeBufferPointer { bands in
-                    let job = BandJob(
-                        commands: commands, rects: rects, bands: bands, surface: surface,
-                        background: list.background.opaquePixel)
-                    if threads == 1 || bands.count == 1 {
-                        for band in bands { job.render(band, views[0]) }
-                        return
-                    }
-                    let views = self.views
-                    let next = Atomic<Int>(0)
-                    DispatchQueue.concurrentPerform(iterations: min(threads, job.bands.count)) { worker in
-                        while true {
-                            let band = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                            guard band < job.bands.count else { return }
-                            job.render(job.bands[band], views[worker])
+                    occluders.withUnsafeBufferPointer { occluders in
+                        let job = BandJob(
+                            commands: commands, rects: rects, bands: bands, occluders: occluders, surface: surface,
+                            background: list.background.opaquePixel)
+                        if threads == 1 || bands.count == 1 {
+                            for band in bands { job.render(band, views[0]) }
+                            return
+                        }
+                        let views = self.views
+                        let next = Atomic<Int>(0)
+                        DispatchQueue.concurrentPerform(iterations: min(threads, job.bands.count)) { worker in
+                            while true {
+                                let band = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                                guard band < job.bands.count else { return }
+                                job.render(job.bands[band], views[worker])
+                            }
                         }
                     }
                 }
@@ -270,33 +325,65 @@ public final class FrameRenderer {
     }
 }
 
+/// A command whose pixels in `rect` are the same whatever was under them (an opaque picture, the
+/// fully covered rows of an opaque wave fill).
+struct Occluder {
+    var index: Int
+    var rect: ClipRect
+}
+
+/// The rows an opaque wave fill covers fully, across its clip's columns (nil: none, or not a
+/// full-width opaque fill). Those pixels get the colour itself in every path of the kernel
+/// (`WaveBlender.fullSpan`, `fullPixel`), whatever they were.
+private func opaqueRows(of command: DrawCommand, on surface: PixelSurface) -> ClipRect? {
+    guard case .waveFill(let wave) = command.shape, command.origin == .zero else { return nil }
+    let source = SourceColor(command.color)
+    guard source.alpha >= 1,
+        let fill = WaveFillRows(wave, source, surface: surface, clip: command.clip ?? surface.bounds),
+        !fill.fullRows.isEmpty
+    else { return nil }
+    return ClipRect(x0: fill.area.x0, y0: fill.fullRows.lowerBound, x1: fill.area.x1, y1: fill.fullRows.upperBound)
+}
+
 /// One frame's commands and rectangles, shared read-only by the threads drawing its bands.
 private struct BandJob: @unchecked Sendable {
     let commands: UnsafeBufferPointer<FrameCommand>
     let rects: UnsafeBufferPointer<ClipRect>
     let bands: UnsafeBufferPointer<ClipRect>
+    /// In command order.
+    let occluders: UnsafeBufferPointer<Occluder>
     let surface: PixelSurface
     let background: UInt32
 
-    /// Draws every command reaching `area` (one band of a damage rectangle), clipped to it.
-    func render(_ area: ClipRect, _ scratch: BandScratch.View) {
-        let rows = UniformRows(colors: scratch.colors - area.y0, surface: surface, columns: area.x0..<area.x1)
+    /// Draws every command reaching `area` (one band of a damage rectangle), clipped to it, and
+    /// only in the rows no later occluder hides.
+    func render(_ band: ClipRect, _ scratch: BandScratch.View) {
+        let rows = UniformRows(colors: scratch.colors - band.y0, surface: surface, columns: band.x0..<band.x1)
         // The clear writes nothing yet: every row of the band starts virtual, in the background.
-        rows.clear(area.y0..<area.y1, to: background)
+        rows.clear(band.y0..<band.y1, to: background)
         var depth = 0
         for index in 0..<commands.count {
+            guard !rects[index].intersection(band).isEmpty else { continue }
+            let shown = visibleRows(of: index, in: band)
+            let area = ClipRect(x0: band.x0, y0: shown.lowerBound, x1: band.x1, y1: shown.upperBound)
             let region = rects[index].intersection(area)
+            // A layer's begin and end are hidden in the same rows (no occluder lies inside a
+            // layer), so what one skips the other does too; the depth still counts them.
+            switch commands[index] {
+            case .beginLayer: depth += 1
+            case .endLayer: depth -= 1
+            default: break
+            }
             guard !region.isEmpty else { continue }
             switch commands[index] {
             case .draw(let command):
                 draw(command, on: rows, within: area, extent: (rects[index].y0, rects[index].y1))
             case .beginLayer:
                 rows.materialise(region.y0..<region.y1)
-                compositeImage(scratch.below(depth, top: area.y0, bottom: area.y1), surface, alpha: 1, clip: region)
-                depth += 1
+                compositeImage(
+                    scratch.below(depth - 1, top: band.y0, bottom: band.y1), surface, alpha: 1, clip: region)
             case .endLayer(let mask, let placement):
-                depth -= 1
-                let below = scratch.below(depth, top: area.y0, bottom: area.y1)
+                let below = scratch.below(depth, top: band.y0, bottom: band.y1)
                 guard let on = placement.target(surface, within: region),
                     let from = placement.target(below, within: region)
                 else { continue }
@@ -316,7 +403,48 @@ private struct BandJob: @unchecked Sendable {
                 fillPath(on.surface, path, painter: ImagePainter(image.surface), clip: on.clip)
             }
         }
-        rows.materialise(area.y0..<area.y1)
+        rows.materialise(band.y0..<band.y1)
+    }
+
+    /// The rows of `band` where command `index` can show: all of them but those at its top or
+    /// bottom that a later occluder covers across the band's columns. Rows in the middle are
+    /// kept (one range per command). Rings and discs keep whole blocks of eight rows (their
+    /// kernel cuts a block through a heap temporary).
+    func visibleRows(of index: Int, in band: ClipRect) -> Range<Int> {
+        var top = band.y0
+        var bottom = band.y1
+        var trimmed = true
+        while trimmed && top < bottom {
+            trimmed = false
+            for occluder in occluders.reversed() {
+                guard occluder.index > index else { break }
+                let rect = occluder.rect
+                guard rect.x0 <= band.x0 && rect.x1 >= band.x1 && rect.y0 < bottom && rect.y1 > top else { continue }
+                if rect.y0 <= top {
+                    top = min(bottom, rect.y1)
+                    trimmed = true
+                } else if rect.y1 >= bottom {
+                    bottom = rect.y0
+                    trimmed = true
+                }
+            }
+        }
+        guard top < bottom else { return top..<top }
+        if case .draw(let command) = commands[index], command.shape.isCircle {
+            top = max(band.y0, top & ~7)
+            bottom = min(band.y1, (bottom + 7) & ~7)
+        }
+        return top..<bottom
+    }
+}
+
+extension Shape {
+    /// Rings and discs (their kernel paints blocks of eight rows).
+    var isCircle: Bool {
+        switch self {
+        case .ring, .disc: return true
+        default: return false
+        }
     }
 }
 

@@ -82,6 +82,7 @@ struct ExampleGoldenCase: CustomStringConvertible, Sendable {
         ExampleGoldenCase(name: "slideshow", script: nil, times: [0.5, 6.5]),
         ExampleGoldenCase(name: "layers", script: taps([(0.1, 960, 400)]), times: [1]),
         ExampleGoldenCase(name: "strip", script: nil, times: [0.5]),
+        ExampleGoldenCase(name: "strip-alone", script: nil, times: [0.5]),
         // The Animate button in the middle: mid-bounce, then the wave easing to its new shape.
         ExampleGoldenCase(name: "wave-button", script: taps([(0.5, 960, 540)]), times: [0, 0.7, 2]),
         ExampleGoldenCase(
