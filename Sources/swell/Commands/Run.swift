@@ -144,7 +144,6 @@ private func runOnDisplays(
 
     let runStart = monotonicSeconds()
     var outputs: [OutputContent] = []
-    var contents: [SceneContent] = []
     for (index, display) in displays.enumerated() {
         let presenter = presenters[index]
         let name = display.file
@@ -155,9 +154,19 @@ private func runOnDisplays(
             reload: { try loadScenePlayer(name, threads: threads) }, name: name, watch: watch,
             announcement: { "running \(label) on \(presenter.display.description)" },
             realtime: realtime.map { ($0, realtimeSeconds) })
-        contents.append(content)
         outputs.append(OutputContent(content, watch: watch))
     }
+    return try runOutputs(
+        loop, outputs, presenters: presenters, seconds: seconds, screenOffAfter: screenOffAfter, since: runStart)
+}
+
+/// Runs a loop of several outputs, then prints each output's frame count and, after a stop
+/// signal, the outputs whose consoles were given back (`--display` and `--span` alike);
+/// `summary` adds a line of the caller's after the frame counts.
+func runOutputs(
+    _ loop: KioskLoop, _ outputs: [OutputContent], presenters: [DRMPresenter], seconds: Double?,
+    screenOffAfter: Double?, since runStart: Double, summary: (() -> String)? = nil
+) throws -> Int32 {
     let end: LoopEnd
     do {
         end = try loop.run(outputs, seconds: seconds, screenOffAfter: screenOffAfter)
@@ -165,11 +174,12 @@ private func runOnDisplays(
         throw commandFailure(error)
     }
     let elapsed = monotonicSeconds() - runStart
-    for (index, content) in contents.enumerated() {
+    for (index, presenter) in presenters.enumerated() {
         printNow(
-            "swell: \(presenters[index].display.output): \(content.frames) frames in "
-                + "\(formatMilliseconds(elapsed * 1000)) ms; \(presenters[index].pacing)")
+            "swell: \(presenter.display.output): \(loop.framesShown[index]) frames in "
+                + "\(formatMilliseconds(elapsed * 1000)) ms; \(presenter.pacing)")
     }
+    if let summary { printNow("swell: \(summary())") }
     if case .signal = end {
         let names = presenters.map(\.display.output).joined(separator: ", ")
         printError("swell run: stopped by \(StopSignals.name); display restored on \(names)")

@@ -41,25 +41,9 @@ func runSpan(_ span: SpanRequest, _ arguments: ParsedArguments) throws -> Int32 
     // The content follows its files once: the first output's round takes the changes up.
     let outputs = canvas.tiles.enumerated().map { OutputContent($1, watch: $0 == 0 ? watch : nil) }
     let runStart = monotonicSeconds()
-    let end: LoopEnd
-    do {
-        end = try loop.run(outputs, seconds: seconds, screenOffAfter: screenOffAfter)
-    } catch {
-        throw commandFailure(error)
-    }
-    let elapsed = monotonicSeconds() - runStart
-    for (index, presenter) in presenters.enumerated() {
-        printNow(
-            "swell: \(presenter.display.output): \(loop.framesShown[index]) frames in "
-                + "\(formatMilliseconds(elapsed * 1000)) ms; \(presenter.pacing)")
-    }
-    printNow("swell: the canvas was drawn \(canvas.canvasFrames) times")
-    if case .signal = end {
-        printError(
-            "swell run: stopped by \(StopSignals.name); display restored on "
-                + presenters.map(\.display.output).joined(separator: ", "))
-    }
-    return ExitStatus.success
+    return try runOutputs(
+        loop, outputs, presenters: presenters, seconds: seconds, screenOffAfter: screenOffAfter, since: runStart,
+        summary: { "the canvas was drawn \(canvas.canvasFrames) times" })
 }
 
 /// The output options a span takes: DRM (auto or drm), no --connector, --display or wall tile.
