@@ -30,3 +30,48 @@ import Testing
         #expect(run.stderr.contains("--display picks DRM connectors"), "\(run.stderr)")
     }
 }
+
+/// `--mode` and `--rotate` for one output of several (`CONNECTOR=VALUE`): the usage errors come
+/// before any device is opened.
+@Suite struct PerOutputSettingsTests {
+    @Test func aRotationForAConnectorNotDrivenListsTheRunsOutputs() throws {
+        let run = try SwellProcess.run([
+            "run", "--display", "Virtual-1=ripples", "--display", "Virtual-2=wave", "--rotate", "Virtual-3=90",
+        ])
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(
+            run.stderr.contains("Virtual-3 is not one of this run's outputs (Virtual-1, Virtual-2)"), "\(run.stderr)")
+    }
+
+    @Test func aBadValueNamesItsConnectorAndTheAllowedValues() throws {
+        let run = try SwellProcess.run([
+            "run", "--display", "Virtual-1=ripples", "--display", "Virtual-2=wave", "--rotate", "virtual-2=45",
+        ])
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.contains("--rotate Virtual-2=…"), "\(run.stderr)")
+        #expect(run.stderr.contains("0, 90, 180 or 270"), "\(run.stderr)")
+    }
+
+    @Test func oneConnectorGivenTwoModesIsAUsageError() throws {
+        let run = try SwellProcess.run([
+            "run", "--display", "Virtual-1=ripples", "--display", "Virtual-2=wave",
+            "--mode", "Virtual-1=1024x768", "--mode", "Virtual-1=800x600",
+        ])
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.contains("--mode is given twice for Virtual-1"), "\(run.stderr)")
+    }
+
+    @Test func aPerOutputValueWithoutSeveralOutputsIsAUsageError() throws {
+        let run = try SwellProcess.run(["run", "ripples", "--rotate", "HDMI-A-1=90"])
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.contains("goes with --display or --span"), "\(run.stderr)")
+    }
+
+    @Test func aSpanChecksItsPerOutputValuesToo() throws {
+        let run = try SwellProcess.run([
+            "run", "ripples", "--span", "Virtual-1,Virtual-2", "--mode", "Virtual-9=800x600",
+        ])
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.contains("Virtual-9 is not one of this run's outputs"), "\(run.stderr)")
+    }
+}

@@ -47,10 +47,18 @@ func outputOptions(_ arguments: ParsedArguments) throws -> OutputOptions {
     var options = OutputOptions()
     do {
         if let text = arguments["output"] { options.choice = try OutputChoice(parsing: text) }
-        if let text = arguments["rotate"] { options.rotation = try Rotation(degrees: text) }
-        if let text = arguments["mode"] { options.mode = try ModeRequest(parsing: text) }
+        // `CONNECTOR=VALUE` values are one output's, for several outputs (`outputRequests`).
+        if let text = plainValue(arguments, "rotate") { options.rotation = try Rotation(degrees: text) }
+        if let text = plainValue(arguments, "mode") { options.mode = try ModeRequest(parsing: text) }
     } catch {
         throw CommandFailure(ExitStatus.usage, error.message)
+    }
+    let perOutput = ["rotate", "mode"].first { option in arguments.values(option).contains { $0.contains("=") } }
+    if let perOutput, arguments.values("display").isEmpty, arguments["span"] == nil {
+        throw CommandFailure(
+            ExitStatus.usage,
+            "--\(perOutput) CONNECTOR=VALUE sets one of several outputs: it goes with --display or --span; "
+                + "for one output give the value alone")
     }
     options.device = arguments["device"]
     options.connector = arguments["connector"]
@@ -59,6 +67,11 @@ func outputOptions(_ arguments: ParsedArguments) throws -> OutputOptions {
         throw CommandFailure(ExitStatus.usage, "--save needs --output memory (a real display cannot be read back)")
     }
     return options
+}
+
+/// The last value of `option` that names no connector (`--rotate 90`, not `--rotate HDMI-A-2=90`).
+private func plainValue(_ arguments: ParsedArguments, _ option: String) -> String? {
+    arguments.values(option).last { !$0.contains("=") }
 }
 
 /// The `--display CONNECTOR=FILE` values, checked against the DRM card's connectors (an unknown

@@ -170,3 +170,51 @@ private func spanPosition(_ text: String) throws -> SpanLayout.Position {
     }
     return SpanLayout.Position(name: parts[0], x: x, y: y)
 }
+
+/// The DRM output requests of several outputs: `--mode` and `--rotate` take a plain value for
+/// every output and `CONNECTOR=VALUE` (repeatable) for one, so a portrait customer display can
+/// sit beside a landscape menu board. Checked before any display is taken: a malformed value, a
+/// connector the run does not drive, or one connector given two values is a usage error.
+func outputRequests(_ connectors: [String], _ arguments: ParsedArguments, options: OutputOptions) throws
+    -> [DRMOutputRequest]
+{
+    let rotations = try perOutputValues(arguments, "rotate", connectors: connectors) { text throws(KioskError) in
+        try Rotation(degrees: text)
+    }
+    let modes = try perOutputValues(arguments, "mode", connectors: connectors) { text throws(KioskError) in
+        try ModeRequest(parsing: text)
+    }
+    return connectors.map {
+        DRMOutputRequest(
+            connectorName: $0, mode: modes[$0] ?? options.mode, rotation: rotations[$0] ?? options.rotation)
+    }
+}
+
+/// The `CONNECTOR=VALUE` values of `option`, parsed, keyed by the run's spelling of the
+/// connector (names compare without case, as `--display` takes them).
+private func perOutputValues<Value>(
+    _ arguments: ParsedArguments, _ option: String, connectors: [String],
+    parse: (String) throws(KioskError) -> Value
+) throws -> [String: Value] {
+    var values: [String: Value] = [:]
+    for text in arguments.values(option) {
+        // A plain value is every output's (outputOptions took it).
+        guard let equals = text.firstIndex(of: "=") else { continue }
+        let name = String(text[..<equals])
+        guard let connector = connectors.first(where: { $0.lowercased() == name.lowercased() }) else {
+            throw CommandFailure(
+                ExitStatus.usage,
+                "--\(option) \(text): \(name) is not one of this run's outputs ("
+                    + connectors.joined(separator: ", ") + ")")
+        }
+        guard values[connector] == nil else {
+            throw CommandFailure(ExitStatus.usage, "--\(option) is given twice for \(connector); give one")
+        }
+        do {
+            values[connector] = try parse(String(text[text.index(after: equals)...]))
+        } catch {
+            throw CommandFailure(ExitStatus.usage, "--\(option) \(connector)=…: \(error.message)")
+        }
+    }
+    return values
+}

@@ -48,6 +48,9 @@ let runVerb = Verb(
         With several outputs each touch device goes to the output whose panel has its size, else
         the first (a line says which); --touch DEVICE=OUTPUT picks it (DEVICE: its /dev/input path,
         a link to it, or its name), and --touch-matrix DEVICE=A,…,F calibrates that device alone.
+        --mode and --rotate set every output; with --display or --span, --rotate HDMI-A-2=90 or
+        --mode HDMI-A-2=1080x1920 (repeatable) sets one output, e.g. a portrait customer display
+        beside a landscape menu board.
 
         """ + "\n" + kioskExitStatusText,
     options: kioskOutputOptions.filter { $0.name != "save" } + [
@@ -65,10 +68,18 @@ let runVerb = Verb(
 private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
     if let span = try spanRequest(arguments) { return try runSpan(span, arguments) }
     var options = try outputOptions(arguments)
+    // Per-output --mode/--rotate name outputs of this run: checked before the card is opened
+    // (a malformed --display is reported by displayAssignments).
+    let named = (try? DisplayAssignment.parseAll(arguments.values("display")))?.map(\.connectorName) ?? []
+    _ = try outputRequests(named, arguments, options: options)
     let displays = try displayAssignments(arguments, options: options)
     // One --display is --connector NAME with its scene; several share the card and one loop.
     if displays.count > 1 { return try runOnDisplays(displays, arguments, options: options) }
-    if let display = displays.first { options.connector = display.connectorName }
+    if let display = displays.first {
+        options.connector = display.connectorName
+        let request = try outputRequests([display.connectorName], arguments, options: options)[0]
+        (options.mode, options.rotation) = (request.mode, request.rotation)
+    }
     guard arguments.positional.count == 1 || displays.count == 1 else {
         throw CommandFailure(ExitStatus.usage, "expected one scene name or scene file")
     }
@@ -117,7 +128,8 @@ private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
 
 /// `swell run --display A=FILE --display B=FILE …`: one presenter per connector on one card
 /// (each on its own CRTC, with its own flips and pacing), one content per output, one loop.
-/// `--mode` and `--rotate` apply to every output; `--input` replays on the first; each touch
+/// `--mode` and `--rotate` apply to every output, or with `CONNECTOR=VALUE` to one (`outputRequests`);
+/// `--input` replays on the first; each touch
 /// device reaches one output (`--touch`, else the one of its size, else the first). A wall's
 /// `--canvas`/`--viewport` is refused: its tile is one display's.
 private func runOnDisplays(
@@ -140,7 +152,8 @@ private func runOnDisplays(
         throw CommandFailure(ExitStatus.usage, error.message)
     }
     _ = try touchCalibrations(arguments)
-    let (loop, presenters) = try openDisplaysLoop(displays, options: options, arguments: arguments)
+    let requests = try outputRequests(displays.map(\.connectorName), arguments, options: options)
+    let (loop, presenters) = try openDisplaysLoop(requests, options: options, arguments: arguments)
 
     let runStart = monotonicSeconds()
     var outputs: [OutputContent] = []
@@ -191,16 +204,12 @@ func runOutputs(
 /// touch devices (each routed to its output, `openRoutedInput`), and the loop over them; on
 /// failure puts back whatever was taken.
 private func openDisplaysLoop(
-    _ displays: [DisplayAssignment], options: OutputOptions, arguments: ParsedArguments
+    _ requests: [DRMOutputRequest], options: OutputOptions, arguments: ParsedArguments
 ) throws -> (KioskLoop, [DRMPresenter]) {
     let presenters: [DRMPresenter]
     do {
         let card = try DRMCard.open(options.device)
-        presenters = try DRMPresenter.openOutputs(
-            card: card,
-            displays.map {
-                DRMOutputRequest(connectorName: $0.connectorName, mode: options.mode, rotation: options.rotation)
-            })
+        presenters = try DRMPresenter.openOutputs(card: card, requests)
     } catch {
         throw commandFailure(error)
     }

@@ -68,12 +68,11 @@ private func spanOutputOptions(_ arguments: ParsedArguments) throws -> OutputOpt
 private func openSpanLoop(_ span: SpanRequest, _ arguments: ParsedArguments, options: OutputOptions) throws -> (
     KioskLoop, [DRMPresenter], SpanLayout
 ) {
+    let requests = try outputRequests(span.names, arguments, options: options)
     let presenters: [DRMPresenter]
     do {
         let card = try DRMCard.open(options.device)
-        presenters = try DRMPresenter.openOutputs(
-            card: card,
-            span.names.map { DRMOutputRequest(connectorName: $0, mode: options.mode, rotation: options.rotation) })
+        presenters = try DRMPresenter.openOutputs(card: card, requests)
     } catch {
         throw commandFailure(error)
     }
