@@ -66,7 +66,10 @@ func fillChunkRowByRow(
             continue
         }
         let y32 = Int32(y)
-        let coveredPixel = virtual ? blender.fullPixel(over: under) : under
+        // An opaque fill's covered pixels are its colour whatever is under them (`fullSpan`'s
+        // shortcut): stored, not blended. The strip page's front wave over the back wave's rows.
+        let storesCovered = virtual || blender.isOpaque
+        let coveredPixel = storesCovered ? blender.fullPixel(over: under) : under
         if wholeGroups {
             let underVector = PixelVector(repeating: under)
             let coveredVector = PixelVector(repeating: coveredPixel)
@@ -81,7 +84,7 @@ func fillChunkRowByRow(
                         row, group: x0 + group * laneCount,
                         lanes: (x0 + group * laneCount)..<(x0 + (group + 1) * laneCount),
                         coverage: laneClamp01(coverage), under: under)
-                } else if virtual {
+                } else if storesCovered {
                     p.storeBytes(of: coveredVector, as: PixelVector.self)
                 } else {
                     let d = p.loadUnaligned(as: PixelVector.self)
