@@ -87,8 +87,15 @@ func displayAssignments(_ arguments: ParsedArguments, options: OutputOptions) th
         throw CommandFailure(
             ExitStatus.usage, "--display picks DRM connectors: it goes without --connector and --output fbdev/memory")
     }
+    let assignments: [DisplayAssignment]
     do {
-        let assignments = try DisplayAssignment.parseAll(texts)
+        assignments = try DisplayAssignment.parseAll(texts)
+    } catch {
+        throw commandFailure(error)
+    }
+    // Per-output --mode/--rotate must name outputs of this run: checked before the card is opened.
+    _ = try outputRequests(assignments.map(\.connectorName), arguments, options: options)
+    do {
         let card = try DRMCard.open(options.device)
         try DisplayAssignment.check(
             assignments, cardPath: card.path, connectors: card.connectors.map { ($0.name, $0.status) })

@@ -68,10 +68,6 @@ let runVerb = Verb(
 private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
     if let span = try spanRequest(arguments) { return try runSpan(span, arguments) }
     var options = try outputOptions(arguments)
-    // Per-output --mode/--rotate name outputs of this run: checked before the card is opened
-    // (a malformed --display is reported by displayAssignments).
-    let named = (try? DisplayAssignment.parseAll(arguments.values("display")))?.map(\.connectorName) ?? []
-    _ = try outputRequests(named, arguments, options: options)
     let displays = try displayAssignments(arguments, options: options)
     // One --display is --connector NAME with its scene; several share the card and one loop.
     if displays.count > 1 { return try runOnDisplays(displays, arguments, options: options) }
