@@ -50,9 +50,9 @@ func fuzzFont(_ patches: [UInt8]) {
                 "Wave ffi AV 12 ש م", font: font, size: size, x: 1.3, y: 25, visible: target.surface.bounds)
         else { continue }
         render(
-            Frame(
+            DisplayList(
                 width: 64, height: 36, background: Color(r: 1, g: 1, b: 1),
-                commands: [DrawCommand(.glyphs(run), color: Color(r: 0, g: 0, b: 0, a: 1))]), into: target.surface)
+                shapes: [DrawCommand(.glyphs(run), color: Color(r: 0, g: 0, b: 0, a: 1))]), into: target.surface)
     }
 }
 
@@ -99,7 +99,7 @@ public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         if let frame = try? parseDrawList(bytes: bytes, name: "fuzz.json"), frame.width * frame.height <= 1 << 16 {
             let target = PixelBuffer(width: frame.width, height: frame.height)
             render(frame, into: target.surface)
-            FrameRenderer(threads: 1, bandHeight: 7).render(frame, into: target.surface)
+            FrameRenderer(threads: 1, bandHeight: 7).render(frame, into: target.surface, tracksDamage: false)
         }
     case 4:
         fuzzFont(bytes)

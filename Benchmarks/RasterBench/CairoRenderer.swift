@@ -49,11 +49,13 @@ final class CairoRenderer {
         for (i, op) in texts.enumerated() { textIndexByCommand[op.commandIndex] = i }
     }
 
-    func render(_ frame: Frame) {
+    /// Draws a draw list's frame: shapes only (no layers or pictures).
+    func render(_ frame: DisplayList) {
         let cr = context
         cairo_set_source_rgb(cr, frame.background.r, frame.background.g, frame.background.b)
         cairo_paint(cr)
-        for (index, command) in frame.commands.enumerated() {
+        for (index, frameCommand) in frame.commands.enumerated() {
+            guard case .draw(let command) = frameCommand else { preconditionFailure("a draw list holds shapes only") }
             let color = command.color
             cairo_set_source_rgba(cr, color.r, color.g, color.b, color.a)
             if let clip = command.clip {

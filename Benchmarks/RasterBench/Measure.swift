@@ -62,16 +62,12 @@ private func measureList(
     let banded = FrameRenderer(threads: 1)
     let damaged = FrameRenderer(threads: 1)
     let damageBuffer = PixelBuffer(width: frame.width, height: frame.height)
-    let displayList = DisplayList(
-        width: frame.width, height: frame.height, background: frame.background,
-        commands: frame.commands.map { .draw($0) }
-    )
+    let displayList = frame
     var withDisc = displayList
-    withDisc.commands.append(
-        .draw(
-            DrawCommand(
-                .disc(Disc(centerX: Double(frame.width) / 2, centerY: Double(frame.height) / 2, radius: 24)),
-                color: Color(r: 1, g: 0.5, b: 0, a: 0.6))))
+    withDisc.append(
+        DrawCommand(
+            .disc(Disc(centerX: Double(frame.width) / 2, centerY: Double(frame.height) / 2, radius: 24)),
+            color: Color(r: 1, g: 0.5, b: 0, a: 0.6)))
     damaged.render(displayList, into: damageBuffer.surface)
     let memsetBuffer = PixelBuffer(width: frame.width, height: frame.height)
     let cairo = renderers.contains(.cairo) ? CairoRenderer(width: frame.width, height: frame.height) : nil
@@ -85,7 +81,8 @@ private func measureList(
     func renderOnce(_ renderer: Renderer) {
         switch renderer {
         case .swell: render(frame, into: swellBuffer.surface)
-        case .swellBanded: banded.render(frame, into: bandedBuffer.surface)
+        // Whole frames: with damage tracking, the same frame again would draw nothing.
+        case .swellBanded: banded.render(frame, into: bandedBuffer.surface, tracksDamage: false)
         case .swellDamage:
             damaged.render(withDisc, into: damageBuffer.surface)
             damaged.render(displayList, into: damageBuffer.surface)
@@ -93,7 +90,7 @@ private func measureList(
         case .memset: memset(memsetBuffer.surface.base, memsetValue, memsetBytes)
         case .swellCold:
             coldList.layoutText()
-            banded.render(coldList.frame, into: coldBuffer.surface)
+            banded.render(coldList.frame, into: coldBuffer.surface, tracksDamage: false)
         case .cairoCold:
             coldCairo!.render(frame)
         }
@@ -174,7 +171,7 @@ private func measureList(
     if let typesetter = list.typesetter {
         let cache = typesetter.glyphs
         let glyphs = list.frame.commands.reduce(0) { n, c in
-            if case .glyphs(let run) = c.shape { return n + run.glyphs.count }
+            if case .draw(let command) = c, case .glyphs(let run) = command.shape { return n + run.glyphs.count }
             return n
         }
         records.append(

@@ -6,10 +6,13 @@ import SwellText
 /// The largest frame side a draw list may ask for.
 public let maximumFrameSide = 16384
 
-/// Parses and validates a `drawlist/1` document (bench-data/README.md) into a frame.
+/// Parses and validates a `drawlist/1` document (bench-data/README.md) into a frame's display
+/// list (its ops become `.draw` commands, in order).
 /// Every field is checked: finite numbers, sizes 1...16384, known ops, no unknown members.
 /// `name` is the file name used in error messages.
-public func parseDrawList(bytes: [UInt8], name: String, typesetter: Typesetter? = nil) throws(DrawListError) -> Frame {
+public func parseDrawList(bytes: [UInt8], name: String, typesetter: Typesetter? = nil) throws(DrawListError)
+    -> DisplayList
+{
     try parseDrawListDocument(bytes: bytes, name: name, typesetter: typesetter).frame
 }
 
@@ -36,7 +39,7 @@ public func parseDrawListDocument(bytes: [UInt8], name: String, typesetter: Type
 }
 
 /// Reads, parses and validates a draw-list file.
-public func loadDrawList(path: String, typesetter: Typesetter? = nil) throws(DrawListError) -> Frame {
+public func loadDrawList(path: String, typesetter: Typesetter? = nil) throws(DrawListError) -> DisplayList {
     try loadDrawListDocument(path: path, typesetter: typesetter).frame
 }
 
@@ -54,7 +57,7 @@ public func loadDrawListDocument(path: String, typesetter: Typesetter? = nil) th
 private let topLevelMembers = ["format", "name", "width", "height", "clear", "ops"]
 
 private func frame(from document: JSONField, typesetter: inout Typesetter?, texts: inout [TextOp])
-    throws(JSONFieldError) -> Frame
+    throws(JSONFieldError) -> DisplayList
 {
     try document.rejectUnknownMembers(allowed: topLevelMembers)
     let format = try document["format"]
@@ -67,7 +70,7 @@ private func frame(from document: JSONField, typesetter: inout Typesetter?, text
     let clearField = try document["clear"]
     let background = try clearField.color()
     guard background.a == 1 else { throw clearField.failure("the background must be opaque (alpha 1)") }
-    var commands: [DrawCommand] = []
+    var commands: [FrameCommand] = []
     let visible = ClipRect(x0: 0, y0: 0, x1: width, y1: height)
     for op in try document["ops"].array() {
         if try op["op"].oneOf(opKinds) == "text" {
@@ -75,13 +78,13 @@ private func frame(from document: JSONField, typesetter: inout Typesetter?, text
             typesetter = setter
             var text = try textOp(from: op, typesetter: setter, visible: visible)
             text.commandIndex = commands.count
-            commands.append(text.command)
+            commands.append(.draw(text.command))
             texts.append(text)
         } else {
-            commands.append(try command(from: op, frameWidth: width))
+            commands.append(.draw(try command(from: op, frameWidth: width)))
         }
     }
-    return Frame(
+    return DisplayList(
         width: width, height: height,
         background: Color(r: background.r, g: background.g, b: background.b), commands: commands)
 }

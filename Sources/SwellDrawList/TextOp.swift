@@ -2,9 +2,9 @@ import SwellJSON
 import SwellRaster
 import SwellText
 
-/// A parsed draw list: its frame, and the `text` ops in it as laid out.
+/// A parsed draw list: its frame's display list, and the `text` ops in it as laid out.
 public struct DrawList {
-    public var frame: Frame
+    public var frame: DisplayList
     public var texts: [TextOp]
     /// The typesetter that laid the text out (nil when the list has no text).
     public let typesetter: Typesetter?
@@ -15,18 +15,23 @@ public struct DrawList {
         guard let typesetter else { return }
         let visible = ClipRect(x0: 0, y0: 0, x1: frame.width, y1: frame.height)
         for text in texts {
-            guard case .glyphs(var run) = frame.commands[text.commandIndex].shape else { continue }
-            frame.commands[text.commandIndex].shape = .disc(Disc(centerX: 0, centerY: 0, radius: 0))
+            guard case .draw(var command) = frame.commands[text.commandIndex], case .glyphs(var run) = command.shape
+            else { continue }
+            // The list's and `command`'s references to the run let go (`.beginLayer`: a placeholder
+            // until the run is back), so it is laid out in place.
+            frame.commands[text.commandIndex] = .beginLayer
+            command.shape = .disc(Disc(centerX: 0, centerY: 0, radius: 0))
             run.removeAll()
             try? typesetter.layout(
                 text.text, font: text.font, size: text.size, x: text.x, y: text.y, features: text.features,
                 visible: visible, into: &run)
-            frame.commands[text.commandIndex].shape = .glyphs(run)
+            command.shape = .glyphs(run)
+            frame.commands[text.commandIndex] = .draw(command)
         }
     }
 }
 
-/// One `text` op: what it asked for, and the command it became.
+/// One `text` op: what it asked for, and the command it became (`.draw` at `commandIndex`).
 public struct TextOp {
     public var commandIndex = 0
     public let text: String

@@ -14,16 +14,16 @@ private func benchList(_ name: String) -> String {
         #expect(ripples.width == 1920 && ripples.height == 1080)
         #expect(ripples.commands.count == 1000)
         #expect(ripples.background == Color(r: 1, g: 1, b: 1))
-        guard case .ring(let ring) = ripples.commands.last!.shape else {
+        guard case .draw(let last) = ripples.commands.last!, case .ring(let ring) = last.shape else {
             Issue.record("last op is not a ring")
             return
         }
         #expect(ring == Ring(centerX: 1643.4422, centerY: 911.3088, radius: 0.0639, width: 2))
-        #expect(ripples.commands.last!.color == Color(r: 0.4628, g: 1, b: 0.8392, a: 0.5))
+        #expect(last.color == Color(r: 0.4628, g: 1, b: 0.8392, a: 0.5))
 
         let waves = try loadDrawList(path: benchList("waves-4k"))
         #expect(waves.width == 3840 && waves.commands.count == 14)
-        guard case .waveStroke(let stroke) = waves.commands.last!.shape else {
+        guard case .draw(let lastWave) = waves.commands.last!, case .waveStroke(let stroke) = lastWave.shape else {
             Issue.record("last op is not a stroke: \(waves.commands.last!)")
             return
         }
@@ -37,8 +37,12 @@ private func benchList(_ name: String) -> String {
         let text =
             ##"{"format":"drawlist/1","width":8,"height":8,"clear":[0,0,0],"ops":[{"op":"disc","cx":4,"cy":4,"radius":3,"color":"#FF0000","clip":[1,2,3,4]}]}"##
         let frame = try parseDrawList(bytes: Array(text.utf8), name: "t.json")
-        #expect(frame.commands[0].clip == ClipRect(x0: 1, y0: 2, x1: 4, y1: 6))
-        #expect(frame.commands[0].color == Color(r: 1, g: 0, b: 0, a: 1))
+        guard case .draw(let disc) = frame.commands[0] else {
+            Issue.record("the op is not a shape: \(frame.commands[0])")
+            return
+        }
+        #expect(disc.clip == ClipRect(x0: 1, y0: 2, x1: 4, y1: 6))
+        #expect(disc.color == Color(r: 1, g: 0, b: 0, a: 1))
     }
 
     private static let valid = #"{"format":"drawlist/1","width":10,"height":10,"clear":[1,1,1],"ops":[OP]}"#

@@ -291,24 +291,20 @@ extension Color {
 @Suite struct BenchListDamageTests {
     @Test(arguments: ["ripples-60", "ripples-1000", "waves"])
     func aDiscAddedAndRemovedLeavesTheBenchListsBytes(list name: String) throws {
-        let frame = try loadDrawList(path: benchDataPath(name))
-        let list = DisplayList(
-            width: frame.width, height: frame.height, background: frame.background,
-            commands: frame.commands.map { .draw($0) })
+        let list = try loadDrawList(path: benchDataPath(name))
         var withDisc = list
-        withDisc.commands.append(
-            .draw(
-                DrawCommand(
-                    .disc(Disc(centerX: Double(frame.width) / 2, centerY: Double(frame.height) / 2, radius: 24)),
-                    color: Color(r: 1, g: 0.5, b: 0, a: 0.6))))
+        withDisc.append(
+            DrawCommand(
+                .disc(Disc(centerX: Double(list.width) / 2, centerY: Double(list.height) / 2, radius: 24)),
+                color: Color(r: 1, g: 0.5, b: 0, a: 0.6)))
         for threads in [1, 2] {
             let renderer = FrameRenderer(threads: threads)
-            let buffer = PixelBuffer(width: frame.width, height: frame.height)
+            let buffer = PixelBuffer(width: list.width, height: list.height)
             for (step, shown) in [list, withDisc, list, withDisc].enumerated() {
                 let damage = renderer.render(shown, into: buffer.surface)
                 let expected = DisplayListTests.plainPixels(shown)
                 let difference = FrameRendererTests.firstDifference(
-                    FrameRendererTests.packed(buffer.surface), expected, width: frame.width)
+                    FrameRendererTests.packed(buffer.surface), expected, width: list.width)
                 #expect(
                     difference == nil, "\(name), \(threads) threads, step \(step) \(damage.rects): \(difference ?? "")")
             }

@@ -56,14 +56,15 @@ func benchDataPath(_ name: String) -> String {
     /// the default band height), expecting the same bytes from each; returns the plain pixels.
     @discardableResult
     static func expectBandedMatchesPlain(
-        _ frame: Frame, _ label: String, configurations: [(threads: Int, bandHeight: Int?)]
+        _ frame: DisplayList, _ label: String, configurations: [(threads: Int, bandHeight: Int?)]
     ) -> [UInt32] {
         let plain = PixelBuffer(width: frame.width, height: frame.height)
         render(frame, into: plain.surface)
         let expected = packed(plain.surface)
         for (threads, bandHeight) in configurations {
             let banded = PixelBuffer(width: frame.width, height: frame.height)
-            FrameRenderer(threads: threads, bandHeight: bandHeight).render(frame, into: banded.surface)
+            FrameRenderer(threads: threads, bandHeight: bandHeight).render(
+                frame, into: banded.surface, tracksDamage: false)
             let difference = firstDifference(packed(banded.surface), expected, width: frame.width)
             #expect(
                 difference == nil,

@@ -9,7 +9,7 @@ import Testing
         (1, nil), (1, 1), (1, 7), (2, nil), (2, 1), (3, 5),
     ]
 
-    static func expectRendererMatchesPlainPipeline(_ frame: Frame, _ label: String) {
+    static func expectRendererMatchesPlainPipeline(_ frame: DisplayList, _ label: String) {
         FrameRendererTests.expectBandedMatchesPlain(frame, label, configurations: configurations)
     }
 
@@ -52,7 +52,7 @@ import Testing
                     color: Color(r: 0.9 - Double(index) * 0.2, g: 0.3 + Double(index) * 0.1, b: 0.25, a: alpha))
             }
             Self.expectRendererMatchesPlainPipeline(
-                Frame(width: 150, height: 97, background: Self.background, commands: commands), "alphas \(alphas)")
+                DisplayList(width: 150, height: 97, background: Self.background, shapes: commands), "alphas \(alphas)")
         }
     }
 
@@ -74,7 +74,7 @@ import Testing
                 DrawCommand(Self.fill(75, 3), color: Color(r: 0.7, g: 0.7, b: 0.1, a: 0.6)),
             ]
             Self.expectRendererMatchesPlainPipeline(
-                Frame(width: 150, height: 97, background: Self.background, commands: commands),
+                DisplayList(width: 150, height: 97, background: Self.background, shapes: commands),
                 "clip \(String(describing: clip))")
         }
     }
@@ -96,7 +96,7 @@ import Testing
             DrawCommand(stroke, color: Color(r: 0, g: 0, b: 0, a: 0.3)),
         ]
         Self.expectRendererMatchesPlainPipeline(
-            Frame(width: 150, height: 97, background: Self.background, commands: commands), "mixed")
+            DisplayList(width: 150, height: 97, background: Self.background, shapes: commands), "mixed")
     }
 
     @Test func fillsPartlyOrWhollyOutsideTheFrame() {
@@ -118,7 +118,7 @@ import Testing
                 DrawCommand(shape, color: Color(r: 0.9, g: 0.1, b: 0.5, a: 1)),
             ]
             Self.expectRendererMatchesPlainPipeline(
-                Frame(width: 150, height: 97, background: Self.background, commands: commands), "\(shape)")
+                DisplayList(width: 150, height: 97, background: Self.background, shapes: commands), "\(shape)")
         }
     }
 
@@ -134,7 +134,7 @@ import Testing
                 DrawCommand(Self.fill(-1, 0.2), color: Color(r: 0.1, g: 0.9, b: 0.3, a: 0.3)),
             ]
             Self.expectRendererMatchesPlainPipeline(
-                Frame(width: width, height: height, background: Self.background, commands: commands),
+                DisplayList(width: width, height: height, background: Self.background, shapes: commands),
                 "\(width)x\(height)")
         }
     }
@@ -184,7 +184,7 @@ import Testing
                 commands.append(DrawCommand(shape, color: color, clip: clip))
             }
             Self.expectRendererMatchesPlainPipeline(
-                Frame(width: width, height: height, background: Self.background, commands: commands),
+                DisplayList(width: width, height: height, background: Self.background, shapes: commands),
                 "random frame \(trial)")
         }
     }
@@ -193,9 +193,9 @@ import Testing
         // The row storage grows once; smaller frames after a larger one reuse it.
         let renderer = FrameRenderer(threads: 1, bandHeight: 9)
         for (width, height) in [(20, 10), (40, 70), (30, 25), (40, 71)] {
-            let frame = Frame(
+            let frame = DisplayList(
                 width: width, height: height, background: Self.background,
-                commands: [
+                shapes: [
                     DrawCommand(
                         Self.fill(Double(height) / 2, 4, wavelength: 25), color: Color(r: 1, g: 0.6, b: 0.2, a: 0.5)),
                     DrawCommand(.disc(Disc(centerX: 10, centerY: Double(height) - 4, radius: 3)), color: .white),
@@ -203,7 +203,7 @@ import Testing
             let plain = PixelBuffer(width: width, height: height)
             render(frame, into: plain.surface)
             let banded = PixelBuffer(width: width, height: height)
-            renderer.render(frame, into: banded.surface)
+            renderer.render(frame, into: banded.surface, tracksDamage: false)
             #expect(
                 FrameRendererTests.packed(banded.surface) == FrameRendererTests.packed(plain.surface),
                 "\(width)x\(height)")

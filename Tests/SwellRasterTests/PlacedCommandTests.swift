@@ -91,14 +91,13 @@ import Testing
             let color = Color(r: 0.2 * Double(index), g: 0.8, b: 0.5, a: 0.75)
             commands.append(DrawCommand(shape, color: color, clip: frame, origin: PixelOrigin(x: x, y: y)))
         }
-        let frame = Frame(width: 140, height: 120, background: Self.background, commands: commands)
+        let frame = DisplayList(width: 140, height: 120, background: Self.background, shapes: commands)
         let plain = FrameRendererTests.expectBandedMatchesPlain(
             frame, "placed", configurations: [(1, 64), (2, 7), (3, 1), (1, nil), (2, nil)])
         // Damage: move one element between frames; the tracked result equals a whole render.
         let renderer = FrameRenderer(threads: 2, bandHeight: 9)
         let tracked = PixelBuffer(width: 140, height: 120)
-        var list = DisplayList(
-            width: 140, height: 120, background: Self.background, commands: commands.map { .draw($0) })
+        var list = DisplayList(width: 140, height: 120, background: Self.background, shapes: commands)
         renderer.render(list, into: tracked.surface)
         #expect(FrameRendererTests.packed(tracked.surface) == plain)
         var moved = commands

@@ -7,7 +7,7 @@ import Testing
 /// sub-row integration, each op rounded to 8 bits) over four 256x256 tiles of it.
 @Suite struct RingBenchListTests {
     /// A bench list's frame, parsed with Foundation (tests may use it; the raster module may not).
-    static func loadFrame(_ name: String) throws -> Frame {
+    static func loadFrame(_ name: String) throws -> DisplayList {
         let testFile = URL(fileURLWithPath: #filePath)
         let url = testFile.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("bench-data").appendingPathComponent(name)
@@ -26,15 +26,15 @@ import Testing
                 radius: try #require(op["radius"] as? Double), width: try #require(op["width"] as? Double))
             commands.append(DrawCommand(.ring(ring), color: Color(r: color[0], g: color[1], b: color[2], a: color[3])))
         }
-        return Frame(
-            width: width, height: height, background: Color(r: clear[0], g: clear[1], b: clear[2]), commands: commands)
+        return DisplayList(
+            width: width, height: height, background: Color(r: clear[0], g: clear[1], b: clear[2]), shapes: commands)
     }
 
     /// The reference composite of `frame` over the tile [x0, x0+size) x [y0, y0+size): packed
     /// pixels, row-major.
-    static func referenceTile(_ frame: Frame, x0: Int, y0: Int, size: Int) -> [UInt32] {
+    static func referenceTile(_ frame: DisplayList, x0: Int, y0: Int, size: Int) -> [UInt32] {
         var pixels = [UInt32](repeating: frame.background.opaquePixel, count: size * size)
-        for command in frame.commands {
+        for case .draw(let command) in frame.commands {
             guard case .ring(let ring) = command.shape, let circle = ReferenceCircle(command.shape) else { continue }
             // Only rows and columns the ring's bounding box reaches.
             let outer = circle.outer
@@ -74,9 +74,10 @@ import Testing
             // random colours does not.
             var random = SeededRandom(seed: 0x4245_4E43)
             for index in frame.commands.indices {
-                frame.commands[index].color = Color(
-                    r: random.uniform(0...1), g: random.uniform(0...1), b: random.uniform(0...1),
-                    a: frame.commands[index].color.a)
+                guard case .draw(var command) = frame.commands[index] else { continue }
+                command.color = Color(
+                    r: random.uniform(0...1), g: random.uniform(0...1), b: random.uniform(0...1), a: command.color.a)
+                frame.commands[index] = .draw(command)
             }
         }
         let buffer = PixelBuffer(width: frame.width, height: frame.height)

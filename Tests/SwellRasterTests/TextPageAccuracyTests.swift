@@ -13,7 +13,7 @@ struct TextPageAccuracyTests {
         var list = try loadDrawListDocument(path: benchDataPath("text-page"))
         let typesetter = try #require(list.typesetter)
         list.frame.commands = list.frame.commands.filter {
-            if case .glyphs = $0.shape { return true }
+            if case .draw(let command) = $0, case .glyphs = command.shape { return true }
             return false
         }
         let frame = list.frame

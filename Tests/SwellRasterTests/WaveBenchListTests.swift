@@ -11,7 +11,7 @@ import Testing
         .appendingPathComponent("bench-data")
 
     /// Reads a wave draw list with Foundation (the test does not depend on the project's loader).
-    static func loadFrame(_ name: String) throws -> Frame {
+    static func loadFrame(_ name: String) throws -> DisplayList {
         let data = try Data(contentsOf: benchData.appendingPathComponent(name))
         let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let width = try #require(root["width"] as? Int)
@@ -38,23 +38,23 @@ import Testing
                 Issue.record("unexpected op \(op)")
             }
         }
-        return Frame(
-            width: width, height: height, background: Color(r: clear[0], g: clear[1], b: clear[2]), commands: commands)
+        return DisplayList(
+            width: width, height: height, background: Color(r: clear[0], g: clear[1], b: clear[2]), shapes: commands)
     }
 
     /// The reference pixels of one tile: background, then each op composited in Double and
     /// rounded to 8 bits, as the list's semantics define.
-    static func referenceTile(_ frame: Frame, x0: Int, y0: Int, size: Int) -> [UInt32] {
+    static func referenceTile(_ frame: DisplayList, x0: Int, y0: Int, size: Int) -> [UInt32] {
         referenceTile(frame, x0: x0, y0: y0, width: size, height: size).pixels
     }
 
     /// The reference pixels of a `width` × `height` tile, and which of them a stroke covers.
-    static func referenceTile(_ frame: Frame, x0: Int, y0: Int, width: Int, height: Int) -> (
+    static func referenceTile(_ frame: DisplayList, x0: Int, y0: Int, width: Int, height: Int) -> (
         pixels: [UInt32], stroked: [Bool]
     ) {
         var pixels = [UInt32](repeating: frame.background.opaquePixel, count: width * height)
         var stroked = [Bool](repeating: false, count: width * height)
-        for command in frame.commands {
+        for case .draw(let command) in frame.commands {
             let coverage: CoverageMap
             switch command.shape {
             case .waveFill(let wave):

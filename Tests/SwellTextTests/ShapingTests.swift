@@ -159,8 +159,9 @@ struct ShapingTests {
         #expect(setter.glyphs.bytes <= setter.glyphs.budget)
         let buffer = PixelBuffer(width: 1920, height: 1080)
         FrameRenderer(threads: 2).render(
-            Frame(width: 1920, height: 1080, background: .white, commands: [DrawCommand(.glyphs(run), color: .black)]),
-            into: buffer.surface)
+            DisplayList(
+                width: 1920, height: 1080, background: .white, shapes: [DrawCommand(.glyphs(run), color: .black)]),
+            into: buffer.surface, tracksDamage: false)
         var dark = 0
         for x in 0..<1920 where buffer.surface.pixel(x: x, y: 490) & 0xFF < 0x80 { dark += 1 }
         #expect(dark > 100)

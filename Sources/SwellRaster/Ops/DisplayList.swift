@@ -70,17 +70,31 @@ public struct DisplayList {
         self.background = background
         self.commands = commands
     }
+
+    /// A frame of shapes only (a `drawlist/1` file, the benchmarks' and tests' frames).
+    public init(width: Int, height: Int, background: Color, shapes: [DrawCommand]) {
+        self.init(width: width, height: height, background: background)
+        commands.reserveCapacity(shapes.count)
+        for shape in shapes { commands.append(.draw(shape)) }
+    }
+
+    /// Appends a shape, drawn over everything before it.
+    public mutating func append(_ shape: DrawCommand) {
+        commands.append(.draw(shape))
+    }
 }
 
 /// The plain reference: background, then every command in order, each over the whole frame; a
 /// layer keeps a whole-frame copy of what was below it. Allocates a buffer per layer: it is the
-/// statement of what a frame means, not the fast road (`FrameRenderer`).
+/// statement of what a frame means, not the fast road (`FrameRenderer`). A list without layers
+/// allocates nothing (RasterBench times this op-by-op pipeline and counts its allocations).
 public func render(_ list: DisplayList, into surface: PixelSurface) {
     precondition(
         surface.width == list.width && surface.height == list.height, "surface size differs from the list's")
     let bounds = surface.bounds
     clear(surface, color: list.background, clip: bounds)
-    let partners = layerPartners(list.commands)
+    // No layer begins: every end is unmatched, and no pairs (an array) are needed.
+    let partners = list.commands.contains(where: isBeginLayer) ? layerPartners(list.commands) : []
     var below: [PixelBuffer] = []
     for (index, command) in list.commands.enumerated() {
         switch command {
@@ -92,7 +106,7 @@ public func render(_ list: DisplayList, into surface: PixelSurface) {
             compositeImage(copy.surface, surface, alpha: 1, clip: bounds)
             below.append(copy)
         case .endLayer(let mask, let placement):
-            guard partners[index] != nil, let under = below.popLast() else { continue }
+            guard !partners.isEmpty, partners[index] != nil, let under = below.popLast() else { continue }
             guard let on = placement.target(surface, within: bounds),
                 let from = placement.target(under.surface, within: bounds)
             else { continue }
@@ -105,6 +119,11 @@ public func render(_ list: DisplayList, into surface: PixelSurface) {
             fillPath(on.surface, path, painter: ImagePainter(image.surface), clip: on.clip)
         }
     }
+}
+
+private func isBeginLayer(_ command: FrameCommand) -> Bool {
+    if case .beginLayer = command { return true }
+    return false
 }
 
 /// For each `beginLayer` its `endLayer`'s index and for each `endLayer` its `beginLayer`'s

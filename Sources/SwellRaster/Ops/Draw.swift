@@ -27,28 +27,3 @@ func drawShape(_ command: DrawCommand, on surface: PixelSurface, clip: ClipRect)
     case .glyphs(let run): fillGlyphs(surface, run, source, clip: clip)
     }
 }
-
-/// A frame: an opaque background and commands composited in order.
-public struct Frame: Equatable, Sendable {
-    public var width: Int
-    public var height: Int
-    public var background: Color
-    public var commands: [DrawCommand]
-
-    public init(width: Int, height: Int, background: Color, commands: [DrawCommand]) {
-        self.width = width
-        self.height = height
-        self.background = background
-        self.commands = commands
-    }
-}
-
-/// Renders a whole frame: background, then every command in order. Allocates nothing.
-public func render(_ frame: Frame, into surface: PixelSurface) {
-    precondition(
-        surface.width == frame.width && surface.height == frame.height, "surface size differs from the frame's")
-    clear(surface, color: frame.background, clip: surface.bounds)
-    for command in frame.commands {
-        draw(command, on: surface, within: surface.bounds)
-    }
-}

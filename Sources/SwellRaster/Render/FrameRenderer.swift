@@ -72,8 +72,6 @@ public final class FrameRenderer {
     /// One per thread: virtual row colours and the layers' band-local "below" copies.
     private let scratch: [BandScratch]
     private var views: ScratchViews
-    /// Draw lists rendered through `render(_ frame: Frame, …)` go through this list.
-    private var converted = DisplayList(width: 1, height: 1, background: .white)
     /// Viewport rendering (FrameViewport.swift): the canvas rows drawn before cropping, the
     /// tile they were last copied to (nil: none, or forgotten) and its owner, and the damage in
     /// the tile's pixels.
@@ -130,17 +128,6 @@ public final class FrameRenderer {
     /// Zen 4/5, 512 KiB on a Raspberry Pi 5's Cortex-A76, where 1 MiB bands still halve the
     /// working set of a whole 1080p frame).
     public static let circleBandBytes = 1 << 20
-
-    /// Renders `frame` (background, then commands in order) into every pixel of `surface`.
-    public func render(_ frame: Frame, into surface: PixelSurface) {
-        converted.width = frame.width
-        converted.height = frame.height
-        converted.background = frame.background
-        converted.commands.removeAll(keepingCapacity: true)
-        for command in frame.commands { converted.commands.append(.draw(command)) }
-        render(converted, into: surface, tracksDamage: false)
-        converted.commands.removeAll(keepingCapacity: true)
-    }
 
     /// Renders `list` into `surface` and returns the pixels that may differ from the previous
     /// frame rendered into it. With `tracksDamage`, and a previous tracked frame of this renderer

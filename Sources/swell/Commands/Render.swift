@@ -57,13 +57,14 @@ private func runRender(_ arguments: ParsedArguments) throws -> Int32 {
     let bandRows = try arguments["band-rows"].map { _ in try arguments.integer("band-rows", default: 0, in: 1...16384) }
     let renderer = FrameRenderer(threads: threads, bandHeight: bandRows)
     let buffer = PixelBuffer(width: frame.width, height: frame.height)
-    renderer.render(frame, into: buffer.surface)
+    // Whole frames: with damage tracking, a repeated frame would draw nothing.
+    renderer.render(frame, into: buffer.surface, tracksDamage: false)
     if repeats > 0 {
         var milliseconds = [Double]()
         milliseconds.reserveCapacity(repeats)
         for _ in 0..<repeats {
             let start = monotonicSeconds()
-            renderer.render(frame, into: buffer.surface)
+            renderer.render(frame, into: buffer.surface, tracksDamage: false)
             milliseconds.append((monotonicSeconds() - start) * 1000)
         }
         milliseconds.sort()
@@ -78,7 +79,7 @@ private func runRender(_ arguments: ParsedArguments) throws -> Int32 {
 }
 
 /// Loads a draw list, mapping its errors onto exit statuses (66 unreadable, 65 malformed).
-func loadFrame(_ path: String) throws -> Frame {
+func loadFrame(_ path: String) throws -> DisplayList {
     do {
         return try loadDrawList(path: path)
     } catch {
