@@ -361,8 +361,6 @@ private struct BandJob: @unchecked Sendable {
         let rows = UniformRows(colors: scratch.colors - band.y0, surface: surface, columns: band.x0..<band.x1)
         // The clear writes nothing yet: every row of the band starts virtual, in the background.
         rows.clear(band.y0..<band.y1, to: background)
-        let flatRows = scratch.flatRows - band.y0
-        scratch.generation.pointee += 1
         var depth = 0
         for index in 0..<commands.count {
             guard !rects[index].intersection(band).isEmpty else { continue }
@@ -377,17 +375,9 @@ private struct BandJob: @unchecked Sendable {
             default: break
             }
             guard !region.isEmpty else { continue }
-            // What glyph runs know of the rows holds only until something else draws.
-            if case .draw(let command) = commands[index], case .glyphs = command.shape, command.origin == .zero {
-            } else {
-                scratch.generation.pointee += 1
-            }
             switch commands[index] {
             case .draw(let command):
-                let flat = FlatRows(entries: flatRows, generation: scratch.generation.pointee)
-                draw(
-                    command, on: rows, within: area, extent: (rects[index].y0, rects[index].y1), tile: scratch.tile,
-                    flat: flat)
+                draw(command, on: rows, within: area, extent: (rects[index].y0, rects[index].y1))
             case .beginLayer:
                 rows.materialise(region.y0..<region.y1)
                 compositeImage(
@@ -462,43 +452,22 @@ extension Shape {
 /// layer for what was below it. Grown when a frame needs more; never shrunk.
 private final class BandScratch {
     private var colors = UnsafeMutablePointer<UInt32>.allocate(capacity: 1)
-    /// Per row, as many as `colors`: what glyph runs know of written rows (`FlatRows`).
-    private var flatRows = UnsafeMutablePointer<FlatRow>.allocate(capacity: 1)
     private var colorCapacity = 1
-    /// The current `FlatRows` generation; entries of generation 0 are never current.
-    private let generation = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
     private var layers = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 64)
     private var layerBytes = 64
     private var rows = 1
     private var stride = 64
     private var width = 1
-    /// The glyph tile (`fillGlyphRows`): zero between runs, each row's extent empty.
-    private var tileBytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
-    private var tileCapacity = 0
-    private let tileExtents = UnsafeMutablePointer<SIMD2<Int32>>.allocate(capacity: 2 * GlyphTile.rows)
-
-    init() {
-        flatRows.initialize(to: FlatRow(color: 0, start: 0, end: 0, generation: 0))
-        generation.initialize(to: 0)
-        tileExtents.initialize(repeating: GlyphTile.empty, count: 2 * GlyphTile.rows)
-    }
 
     deinit {
         colors.deallocate()
-        flatRows.deallocate()
-        generation.deallocate()
         layers.deallocate()
-        tileBytes.deallocate()
-        tileExtents.deallocate()
     }
 
     func reserve(rows: Int, width: Int, depth: Int) {
         if colorCapacity < rows {
             colors.deallocate()
             colors = .allocate(capacity: rows)
-            flatRows.deallocate()
-            flatRows = .allocate(capacity: rows)
-            flatRows.initialize(repeating: FlatRow(color: 0, start: 0, end: 0, generation: 0), count: rows)
             colorCapacity = rows
         }
         self.rows = rows
@@ -510,31 +479,16 @@ private final class BandScratch {
             layers = .allocate(byteCount: bytes, alignment: 64)
             layerBytes = bytes
         }
-        let tileBytes = GlyphTile.capacity(width: width)
-        if tileCapacity < tileBytes {
-            self.tileBytes.deallocate()
-            self.tileBytes = .allocate(capacity: tileBytes)
-            self.tileBytes.initialize(repeating: 0, count: tileBytes)
-            tileCapacity = tileBytes
-        }
     }
 
-    var view: View {
-        View(
-            colors: colors, flatRows: flatRows, generation: generation, layers: layers, rows: rows, stride: stride,
-            width: width,
-            tile: GlyphTile(bytes: tileBytes, capacity: tileCapacity, extents: tileExtents))
-    }
+    var view: View { View(colors: colors, layers: layers, rows: rows, stride: stride, width: width) }
 
     struct View: @unchecked Sendable {
         let colors: UnsafeMutablePointer<UInt32>
-        let flatRows: UnsafeMutablePointer<FlatRow>
-        let generation: UnsafeMutablePointer<UInt64>
         let layers: UnsafeMutableRawPointer
         let rows: Int
         let stride: Int
         let width: Int
-        let tile: GlyphTile
 
         /// Layer `depth`'s "below" band for frame rows [top, bottom), as a surface addressed by
         /// frame rows: its row `y` is the scratch's row `y - top` (rows above `top` are never

@@ -4,12 +4,10 @@
 /// colour per still-virtual row) and writes only the rows where its curve lies, reading the
 /// virtual ones' colour instead of their pixels (waves.json, 1080p, one thread, 2-core Xeon: 0.96 → 0.89 ms); every other
 /// command first writes the virtual rows it can touch (its row extent within the clip), then
-/// draws as `draw(_:on:within:)` does. A glyph run goes through the worker's coverage tile
-/// (`fillGlyphRows`), which writes only the virtual rows its ink lands in.
+/// draws as `draw(_:on:within:)` does.
 @inlinable
 func draw(
-    _ command: DrawCommand, on rows: UniformRows, within area: ClipRect, extent: (top: Int, bottom: Int),
-    tile: GlyphTile, flat: FlatRows
+    _ command: DrawCommand, on rows: UniformRows, within area: ClipRect, extent: (top: Int, bottom: Int)
 ) {
     let surface = rows.surface
     var clip = area.intersection(surface.bounds)
@@ -27,19 +25,6 @@ func draw(
         return
     }
     let top = max(extent.top, clip.y0)
-    if case .glyphs(let run) = command.shape {
-        let source = SourceColor(command.color)
-        guard command.origin != .zero else {
-            fillGlyphRows(surface, run, source, clip: clip, tile: tile, rows: rows, flat: flat)
-            return
-        }
-        // A placed run's rows are the surface's moved by its origin: written first, as below.
-        rows.materialise(top..<max(top, min(extent.bottom, clip.y1)))
-        guard let placed = surface.placed(at: command.origin) else { return }
-        let origin = command.origin
-        fillGlyphRows(placed, run, source, clip: clip.offsetBy(-origin.x, -origin.y), tile: tile, rows: nil)
-        return
-    }
     rows.materialise(top..<max(top, min(extent.bottom, clip.y1)))
     draw(command, on: surface, within: area)
 }
