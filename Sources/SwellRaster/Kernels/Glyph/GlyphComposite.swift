@@ -10,9 +10,10 @@
 /// a last vector of at most 8 lanes is blended 8 wide (half the cost on Zen 4, which splits
 /// 16-lane operations). The blend (`blendGlyph`) rounds in one addition, one float operation a
 /// channel less than `blend`. text-page.json (3124 glyphs, 1080p, one thread, tuned, 2-core Zen 4
-/// EPYC, load 2.4–3.4 from other builds, 2026-12-03): 0.44–0.67 ms a frame with its background and
-/// two wave fills, Cairo/Swell 3.6–7.8× (median 4.5×) in eight runs; a quiet machine gave 3.1–3.9×
-/// before the last change (docs/speed.md).
+/// EPYC, quiet machine, load 0.1, 2026-12-03 11:35 UTC): 0.40–0.45 ms a frame with its background
+/// and two wave fills against Cairo's 1.54–1.57 ms, Cairo/Swell 3.4–3.85×. Merging a line's glyph
+/// rows into one coverage row per frame row, written once over virtual rows, gave the same bytes
+/// and was not faster (docs/speed.md, "Text").
 @inlinable
 public func fillGlyphs(_ surface: PixelSurface, _ run: GlyphRun, _ source: SourceColor, clip: ClipRect) {
     let area = clip.intersection(run.bounds).intersection(surface.bounds)
