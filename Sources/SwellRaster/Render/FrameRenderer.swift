@@ -38,8 +38,8 @@ import Synchronization
 ///
 /// Figure (the virtual kiosk, `scripts/vm/strip-bench --icount`: render plus the copy to a DRM
 /// dumb buffer in millions of guest instructions, 2026-12-03, history in docs/speed.md): the strip
-/// page (examples/strip.json, a picture under a 70-row wave strip, 1920x1080) 1.52 a frame
-/// against 0.98 for the strip alone over white (1.55x; 2.2x before the occlusion and exact rows).
+/// page (examples/strip.json, a picture under a 70-row wave strip, 1920x1080) 1.35 a frame
+/// against 0.98 for the strip alone over white (1.38x; 2.2x before the occlusion and exact rows).
 /// Storage is reused between frames: after the first frame of a given command count and size,
 /// rendering allocates nothing on one thread (Dispatch may allocate its own bookkeeping when
 /// several threads are used).
