@@ -274,6 +274,9 @@ public final class FrameRenderer {
         occluders.removeAll(keepingCapacity: true)
         columnOccluder = -1
         var depth = 0
+        // The column occluder's group rows cost a sample pass per band: only worth it when an
+        // earlier wave fill can skip pixels with them (not for examples/wave.json's one fill).
+        var fillBefore = false
         for (index, command) in list.commands.enumerated() where !rects[index].isEmpty {
             switch command {
             case .beginLayer: depth += 1
@@ -285,9 +288,10 @@ public final class FrameRenderer {
                 if let rect = opaqueRows(of: draw, on: surface) {
                     occluders.append(Occluder(index: index, rect: rect))
                 }
-                if isFullWidthOpaqueFill(draw, on: surface) { columnOccluder = index }
+                if fillBefore && isFullWidthOpaqueFill(draw, on: surface) { columnOccluder = index }
             default: break
             }
+            if case .draw(let draw) = command, case .waveFill = draw.shape { fillBefore = true }
         }
     }
 
