@@ -79,6 +79,37 @@ import Testing
         }
     }
 
+    /// The strip page's case: a translucent fill whose covered rows and groups lie under the
+    /// curve rows of a later opaque full-width fill, over rows already written (pixels that
+    /// differ across the row: a fill clipped one column short, a stroke). The earlier fill leaves
+    /// the groups the opaque one covers alone (`HiddenGroups`); every other pixel must still be
+    /// blended. Widths a multiple of the 16-column group and not; the opaque fill's own clip
+    /// ending inside its curve rows; a translucent fill after the opaque one (nothing hidden).
+    @Test func translucentFillUnderTheCurveRowsOfALaterOpaqueFill() {
+        let stroke = Shape.waveStroke(
+            WaveStroke(
+                wave: Wave(baseline: 60, amplitude: 9, wavelength: 40, phase: 2), envelope: .none, width: 5,
+                length: 400))
+        for width in [160, 150, 320] {
+            for frontClip in [nil, ClipRect(x0: -5, y0: 0, x1: 400, y1: 71)] {
+                let commands = [
+                    DrawCommand(
+                        Self.fill(20, 4), color: Color(r: 0.3, g: 0.8, b: 0.4, a: 0.8),
+                        clip: ClipRect(x0: 0, y0: 0, x1: width - 1, y1: 97)),
+                    DrawCommand(stroke, color: Color(r: 1, g: 1, b: 1, a: 0.6)),
+                    DrawCommand(Self.fill(50, 14, wavelength: 150), color: Color(r: 1, g: 0.58, b: 0, a: 0.5)),
+                    DrawCommand(
+                        Self.fill(62, 14, wavelength: 150, phase: 2), color: Color(r: 1, g: 0.23, b: 0.19, a: 1),
+                        clip: frontClip),
+                    DrawCommand(Self.fill(85, 2), color: Color(r: 0.1, g: 0.2, b: 0.9, a: 0.4)),
+                ]
+                Self.expectRendererMatchesPlainPipeline(
+                    Frame(width: width, height: 97, background: Self.background, commands: commands),
+                    "width \(width), front clip \(String(describing: frontClip))")
+            }
+        }
+    }
+
     @Test func fillsAfterStrokesRingsAndDiscs() {
         let stroke = Shape.waveStroke(
             WaveStroke(

@@ -50,24 +50,20 @@ public func fillWave(_ surface: PixelSurface, _ shape: Wave, _ source: SourceCol
 /// and not expected to be written: every pixel of `columns` in `rows` is written, the uncovered
 /// ones with the row's colour, so the caller can count the rows as written afterwards. The
 /// frame renderer used to write such rows out first and then blend them: waves.json spent
-/// ~6 % of its frame doing so.
+/// ~6 % of its frame doing so. Pixels `hidden` names (a later opaque fill's) may be left alone
+/// (with one sub-column per column).
 @inlinable
 func fillWaveBand(
     _ surface: PixelSurface, _ shape: Wave, amplitude: Double, _ source: SourceColor, columns: Range<Int>,
-    rows: Range<Int>, origin: Int, virtualColors: UnsafePointer<UInt32>? = nil
+    rows: Range<Int>, origin: Int, virtualColors: UnsafePointer<UInt32>? = nil, hidden: HiddenGroups? = nil
 ) {
     let angular = 2 * Double.pi / shape.wavelength
     let k = WaveSampler.subColumns(curvatureBound: abs(amplitude) * angular * angular, tolerance: 0.1)
-    let sampler = WaveSampler(wavelength: shape.wavelength, phase: shape.phase)
     let blender = WaveBlender(source)
     // Row coordinates relative to `origin` keep Float values small; rows [firstRow, endRow).
-    let baseline = LaneFloats(repeating: Float(shape.baseline - Double(origin)))
-    let scaledAmplitude = LaneFloats(repeating: Float(amplitude))
+    let height = WaveHeights(shape, amplitude: amplitude, origin: origin)
     let firstRow = rows.lowerBound - origin
     let endRow = rows.upperBound - origin
-    @inline(__always) func height(_ groupX: Int, _ offset: Double) -> LaneFloats {
-        baseline + scaledAmplitude * sineOfTurns(sampler.turns(groupX: groupX, offset: offset))
-    }
     withWaveScratch { scratch, sampleScratch in
         do {
             let edges = scratch
@@ -80,10 +76,11 @@ func fillWaveBand(
             while chunkStart < columns.upperBound {
                 let chunkEnd = min(columns.upperBound, chunkStart + waveChunkColumns)
                 if k == 1 {
-                    fillColumnSamples(samples, chunkStart: chunkStart, chunkEnd: chunkEnd) { height($0, 0) }
+                    fillColumnSamples(samples, chunkStart: chunkStart, chunkEnd: chunkEnd) { height($0) }
                     fillChunkRowByRow(
                         surface, blender, samples: samples, scratch: scratch, chunk: chunkStart..<chunkEnd,
-                        columns: columns, rows: firstRow..<endRow, origin: origin, virtualColors: virtualColors)
+                        columns: columns, rows: firstRow..<endRow, origin: origin, virtualColors: virtualColors,
+                        hidden: hidden)
                     chunkStart = chunkEnd
                     continue
                 }
@@ -118,5 +115,27 @@ func fillWaveBand(
                 chunkStart = chunkEnd
             }
         }
+    }
+}
+
+/// The curve's height at the columns of a group (plus `offset` columns), in rows relative to
+/// `origin`: what every wave kernel samples (one place, so that `WaveFillRows.hiddenGroups`
+/// finds the fill's own rows).
+@usableFromInline
+struct WaveHeights {
+    @usableFromInline let sampler: WaveSampler
+    @usableFromInline let baseline: LaneFloats
+    @usableFromInline let amplitude: LaneFloats
+
+    @inlinable
+    init(_ shape: Wave, amplitude: Double, origin: Int) {
+        sampler = WaveSampler(wavelength: shape.wavelength, phase: shape.phase)
+        baseline = LaneFloats(repeating: Float(shape.baseline - Double(origin)))
+        self.amplitude = LaneFloats(repeating: Float(amplitude))
+    }
+
+    @inlinable @inline(__always)
+    func callAsFunction(_ groupX: Int, _ offset: Double = 0) -> LaneFloats {
+        baseline + amplitude * sineOfTurns(sampler.turns(groupX: groupX, offset: offset))
     }
 }

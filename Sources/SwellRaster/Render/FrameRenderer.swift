@@ -32,12 +32,14 @@ import Synchronization
 ///
 /// Occlusion: within a band, a command is not drawn in the rows that a later opaque picture or
 /// the fully covered rows of a later opaque full-width wave fill cover (outside any layer):
-/// those pixels are the occluder's whatever lay under them (`BandJob.visibleRows`).
+/// those pixels are the occluder's whatever lay under them (`BandJob.visibleRows`). In the curve
+/// rows of the last such fill, earlier wave fills also skip the 16-column groups it covers
+/// (`HiddenGroups`, `BandJob.hiddenGroups`).
 ///
 /// Figure (the virtual kiosk, `scripts/vm/strip-bench --icount`: render plus the copy to a DRM
 /// dumb buffer in millions of guest instructions, 2026-12-03, history in docs/speed.md): the strip
-/// page (examples/strip.json, a picture under a 70-row wave strip, 1920x1080) 1.52 a frame
-/// against 0.98 for the strip alone over white (1.55x; 2.2x before the occlusion and exact rows).
+/// page (examples/strip.json, a picture under a 70-row wave strip, 1920x1080) 1.35 a frame
+/// against 0.98 for the strip alone over white (1.38x; 2.2x before the occlusion and exact rows).
 /// Storage is reused between frames: after the first frame of a given command count and size,
 /// rendering allocates nothing on one thread (Dispatch may allocate its own bookkeeping when
 /// several threads are used).
@@ -64,6 +66,9 @@ public final class FrameRenderer {
     /// Commands that cover a rectangle with opaque pixels whatever is under them, in order:
     /// what an earlier command draws in their rows is hidden (`BandJob.visibleRows`).
     private var occluders: [Occluder] = []
+    /// The last opaque full-width wave fill outside layers (-1: none): the earlier commands may
+    /// leave alone the pixels of its curve rows that it covers (`HiddenGroups`).
+    private var columnOccluder = -1
     private var damage = Damage()
     /// The damage as disjoint rectangles, then cut into bands: the work items.
     private var regions: [ClipRect] = []
@@ -254,7 +259,11 @@ public final class FrameRenderer {
     /// picture's copy and the back wave's blend there were a third of the strip page's frame.
     private func findOccluders(_ list: DisplayList, _ surface: PixelSurface) {
         occluders.removeAll(keepingCapacity: true)
+        columnOccluder = -1
         var depth = 0
+        // The column occluder's group rows cost a sample pass per band: only worth it when an
+        // earlier wave fill can skip pixels with them (not for examples/wave.json's one fill).
+        var fillBefore = false
         for (index, command) in list.commands.enumerated() where !rects[index].isEmpty {
             switch command {
             case .beginLayer: depth += 1
@@ -266,8 +275,10 @@ public final class FrameRenderer {
                 if let rect = opaqueRows(of: draw, on: surface) {
                     occluders.append(Occluder(index: index, rect: rect))
                 }
+                if fillBefore && isFullWidthOpaqueFill(draw, on: surface) { columnOccluder = index }
             default: break
             }
+            if case .draw(let draw) = command, case .waveFill = draw.shape { fillBefore = true }
         }
     }
 
@@ -290,8 +301,8 @@ public final class FrameRenderer {
                 bands.withUnsafeBufferPointer { bands in
                     occluders.withUnsafeBufferPointer { occluders in
                         let job = BandJob(
-                            commands: commands, rects: rects, bands: bands, occluders: occluders, surface: surface,
-                            background: list.background.opaquePixel)
+                            commands: commands, rects: rects, bands: bands, occluders: occluders,
+                            columnOccluder: columnOccluder, surface: surface, background: list.background.opaquePixel)
                         if threads == 1 || bands.count == 1 {
                             for band in bands { job.render(band, views[0]) }
                             return
@@ -332,6 +343,16 @@ private func opaqueRows(of command: DrawCommand, on surface: PixelSurface) -> Cl
     return ClipRect(x0: fill.area.x0, y0: fill.fullRows.lowerBound, x1: fill.area.x1, y1: fill.fullRows.upperBound)
 }
 
+/// Whether `command` is an opaque wave fill across the surface's width, drawn where it is: one
+/// whose curve rows can hide column groups of earlier commands (`BandJob.hiddenGroups`).
+private func isFullWidthOpaqueFill(_ command: DrawCommand, on surface: PixelSurface) -> Bool {
+    guard case .waveFill = command.shape, command.origin == .zero, SourceColor(command.color).alpha >= 1 else {
+        return false
+    }
+    guard let clip = command.clip else { return true }
+    return clip.x0 <= 0 && clip.x1 >= surface.width
+}
+
 /// One frame's commands and rectangles, shared read-only by the threads drawing its bands.
 private struct BandJob: @unchecked Sendable {
     let commands: UnsafeBufferPointer<FrameCommand>
@@ -339,6 +360,8 @@ private struct BandJob: @unchecked Sendable {
     let bands: UnsafeBufferPointer<ClipRect>
     /// In command order.
     let occluders: UnsafeBufferPointer<Occluder>
+    /// `FrameRenderer.columnOccluder`.
+    let columnOccluder: Int
     let surface: PixelSurface
     let background: UInt32
 
@@ -348,6 +371,7 @@ private struct BandJob: @unchecked Sendable {
         let rows = UniformRows(colors: scratch.colors - band.y0, surface: surface, columns: band.x0..<band.x1)
         // The clear writes nothing yet: every row of the band starts virtual, in the background.
         rows.clear(band.y0..<band.y1, to: background)
+        let hidden = hiddenGroups(in: band, scratch)
         var depth = 0
         for index in 0..<commands.count {
             guard !rects[index].intersection(band).isEmpty else { continue }
@@ -364,7 +388,9 @@ private struct BandJob: @unchecked Sendable {
             guard !region.isEmpty else { continue }
             switch commands[index] {
             case .draw(let command):
-                draw(command, on: rows, within: area, extent: (rects[index].y0, rects[index].y1))
+                draw(
+                    command, on: rows, within: area, extent: (rects[index].y0, rects[index].y1),
+                    hidden: index < columnOccluder ? hidden : nil)
             case .beginLayer:
                 rows.materialise(region.y0..<region.y1)
                 compositeImage(
@@ -391,6 +417,21 @@ private struct BandJob: @unchecked Sendable {
             }
         }
         rows.materialise(band.y0..<band.y1)
+    }
+
+    /// The pixels of `band` the column occluder stores its colour in (nil: none, or the band
+    /// does not span the frame's width, or the fill's kernel does not store whole groups).
+    /// Its clip is the one `draw(_:on:within:extent:)` gives the fill in this band.
+    func hiddenGroups(in band: ClipRect, _ scratch: BandScratch.View) -> HiddenGroups? {
+        guard columnOccluder >= 0, band.x0 == 0, band.x1 == surface.width,
+            !rects[columnOccluder].intersection(band).isEmpty,
+            case .draw(let command) = commands[columnOccluder], case .waveFill(let wave) = command.shape
+        else { return nil }
+        var clip = band.intersection(surface.bounds)
+        if let own = command.clip { clip = clip.intersection(own) }
+        let source = SourceColor(command.color)
+        guard let fill = WaveFillRows(wave, source, surface: surface, clip: clip) else { return nil }
+        return fill.hiddenGroups(wave, source, surface: surface, into: scratch.hidden)
     }
 
     /// The rows of `band` where command `index` can show: all of them but those at its top or
@@ -440,6 +481,8 @@ extension Shape {
 private final class BandScratch {
     private var colors = UnsafeMutablePointer<UInt32>.allocate(capacity: 1)
     private var colorCapacity = 1
+    private var hidden = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+    private var hiddenCapacity = 1
     private var layers = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 64)
     private var layerBytes = 64
     private var rows = 1
@@ -448,6 +491,7 @@ private final class BandScratch {
 
     deinit {
         colors.deallocate()
+        hidden.deallocate()
         layers.deallocate()
     }
 
@@ -456,6 +500,12 @@ private final class BandScratch {
             colors.deallocate()
             colors = .allocate(capacity: rows)
             colorCapacity = rows
+        }
+        let groups = (width + laneCount - 1) / laneCount
+        if hiddenCapacity < groups {
+            hidden.deallocate()
+            hidden = .allocate(capacity: groups)
+            hiddenCapacity = groups
         }
         self.rows = rows
         self.width = width
@@ -468,10 +518,12 @@ private final class BandScratch {
         }
     }
 
-    var view: View { View(colors: colors, layers: layers, rows: rows, stride: stride, width: width) }
+    var view: View { View(colors: colors, hidden: hidden, layers: layers, rows: rows, stride: stride, width: width) }
 
     struct View: @unchecked Sendable {
         let colors: UnsafeMutablePointer<UInt32>
+        /// Per column group, for `BandJob.hiddenGroups`.
+        let hidden: UnsafeMutablePointer<Int32>
         let layers: UnsafeMutableRawPointer
         let rows: Int
         let stride: Int

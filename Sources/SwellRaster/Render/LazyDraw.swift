@@ -4,10 +4,12 @@
 /// colour per still-virtual row) and writes only the rows where its curve lies, reading the
 /// virtual ones' colour instead of their pixels (waves.json, 1080p, one thread, 2-core Xeon: 0.96 → 0.89 ms); every other
 /// command first writes the virtual rows it can touch (its row extent within the clip), then
-/// draws as `draw(_:on:within:)` does.
+/// draws as `draw(_:on:within:)` does. Such a fill may leave the pixels `hidden` names alone
+/// (a later opaque fill's: see `HiddenGroups`).
 @inlinable
 func draw(
-    _ command: DrawCommand, on rows: UniformRows, within area: ClipRect, extent: (top: Int, bottom: Int)
+    _ command: DrawCommand, on rows: UniformRows, within area: ClipRect, extent: (top: Int, bottom: Int),
+    hidden: HiddenGroups? = nil
 ) {
     let surface = rows.surface
     var clip = area.intersection(surface.bounds)
@@ -19,9 +21,9 @@ func draw(
         let source = SourceColor(command.color)
         guard let fill = WaveFillRows(wave, source, surface: surface, clip: clip) else { return }
         // The fill writes every pixel of its curve rows, blending virtual rows from their colour.
-        fill.drawCurve(surface, wave, source, virtualColors: rows.colors)
+        fill.drawCurve(surface, wave, source, virtualColors: rows.colors, hidden: hidden)
         rows.markWritten(fill.curveRows)
-        rows.blendFullRows(fill.fullRows, with: WaveBlender(source))
+        rows.blendFullRows(fill.fullRows, with: WaveBlender(source), hidden: hidden)
         return
     }
     let top = max(extent.top, clip.y0)

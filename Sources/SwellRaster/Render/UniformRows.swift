@@ -63,13 +63,17 @@ struct UniformRows: @unchecked Sendable {
     }
 
     /// A full-width constant-alpha blend of `rows`: virtual rows get the blended colour,
-    /// written rows are blended pixel by pixel (the same math, so the same bytes).
+    /// written rows are blended pixel by pixel (the same math, so the same bytes) but for the
+    /// pixels `hidden` names, which a later opaque fill overwrites.
     @inlinable
-    func blendFullRows(_ rows: Range<Int>, with blender: WaveBlender) {
+    func blendFullRows(_ rows: Range<Int>, with blender: WaveBlender, hidden: HiddenGroups? = nil) {
         for y in rows {
             let color = colors[y]
             if color != Self.written {
                 colors[y] = blender.fullPixel(over: color)
+            } else if let hidden {
+                let row = surface.row(y)
+                hidden.forEachShownRun(row: y, width: surface.width) { blender.fullSpan(row, from: $0, to: $1) }
             } else {
                 blender.fullSpan(surface.row(y), from: 0, to: surface.width)
             }

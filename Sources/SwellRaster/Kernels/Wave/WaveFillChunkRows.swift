@@ -13,12 +13,13 @@
 ///
 /// `scratch` holds at least 4 + 2·(chunk groups) vectors: the edges, then each group's chord
 /// start and slope. With `virtualColors` the rows that are still virtual are not read, and every
-/// pixel of `columns` in `rows` is written (see `fillWaveBand`).
+/// pixel of `columns` in `rows` is written (see `fillWaveBand`), except those `hidden` names: a
+/// later opaque fill covers them, so they are left as they are.
 @inlinable @inline(__always)
 func fillChunkRowByRow(
     _ surface: PixelSurface, _ blender: WaveBlender, samples: UnsafeMutablePointer<Float>,
     scratch: UnsafeMutablePointer<LaneFloats>, chunk: Range<Int>, columns: Range<Int>, rows: Range<Int>,
-    origin: Int, virtualColors: UnsafePointer<UInt32>?
+    origin: Int, virtualColors: UnsafePointer<UInt32>?, hidden: HiddenGroups?
 ) {
     let edges = scratch
     let groupCount = (chunk.count + laneCount - 1) / laneCount
@@ -31,12 +32,9 @@ func fillChunkRowByRow(
     var chunkTop = rows.upperBound
     var chunkFull = rows.lowerBound
     for group in 0..<groupCount {
-        loadColumnEdges(
-            samples, groupX: chunk.lowerBound + group * laneCount, chunkStart: chunk.lowerBound, into: edges)
-        let bounds = buildChords(
-            edges: edges, subColumns: 1, corrected: true, starts: starts + group, slopes: slopes + group)
-        let top = clampedRow(bounds.low.rounded(.down), low: rows.lowerBound, high: rows.upperBound)
-        let full = max(top, clampedRow(bounds.high.rounded(.up), low: rows.lowerBound, high: rows.upperBound))
+        let (top, full) = chordRows(
+            samples, groupX: chunk.lowerBound + group * laneCount, chunkStart: chunk.lowerBound, edges: edges,
+            starts: starts + group, slopes: slopes + group, rows: rows)
         tops[group] = Int32(top)
         fulls[group] = Int32(full)
         chunkTop = min(chunkTop, top)
@@ -47,6 +45,19 @@ func fillChunkRowByRow(
     guard x1 > x0 else { return }
     // Every group whole inside the columns (the usual case): no per-group lane arithmetic.
     let wholeGroups = x0 == chunk.lowerBound && x1 == chunk.lowerBound + groupCount * laneCount
+    // Groups a later opaque fill covers from some row on (relative rows; whole groups only):
+    // `hiddenTop` is the first such row of any group, `hiddenEnd` where hiding stops.
+    var hides = InlineArray<64, Int32>(repeating: .max)
+    var hiddenTop = Int32.max
+    var hiddenEnd = Int32.min
+    if let hidden, wholeGroups {
+        for group in 0..<groupCount {
+            let from = hidden.from[chunk.lowerBound / laneCount + group]
+            hides[group] = from == .max ? .max : Int32(clamping: Int(from) - origin)
+            hiddenTop = min(hiddenTop, hides[group])
+        }
+        hiddenEnd = Int32(clamping: hidden.rows.upperBound - origin)
+    }
     let keep = PixelVector(repeating: blender.keep)
     let addRed = PixelVector(repeating: blender.addRed)
     let addGreen = PixelVector(repeating: blender.addGreen)
@@ -55,7 +66,9 @@ func fillChunkRowByRow(
         let row = surface.row(origin + y)
         let under = virtualColors?[origin + y] ?? UniformRows.written
         let virtual = under != UniformRows.written
-        if y >= chunkFull {
+        let y32 = Int32(y)
+        let hiding = y32 >= hiddenTop && y32 < hiddenEnd
+        if y >= chunkFull && !hiding {
             // Below every chord: covered.
             blender.fullSpan(row, from: x0, to: x1, under: under)
             continue
@@ -65,7 +78,6 @@ func fillChunkRowByRow(
             WaveBlender.materialiseSpan(row, from: x0, to: x1, under: under)
             continue
         }
-        let y32 = Int32(y)
         // An opaque fill's covered pixels are its colour whatever is under them (`fullSpan`'s
         // shortcut): stored, not blended. The strip page's front wave over the back wave's rows.
         let storesCovered = virtual || blender.isOpaque
@@ -75,7 +87,9 @@ func fillChunkRowByRow(
             let coveredVector = PixelVector(repeating: coveredPixel)
             var p = UnsafeMutableRawPointer(row + x0)
             for group in 0..<groupCount {
-                if y32 < tops[group] {
+                if hiding && y32 >= hides[group] {
+                    // Left alone: the later fill stores its colour here.
+                } else if y32 < tops[group] {
                     if virtual { p.storeBytes(of: underVector, as: PixelVector.self) }
                 } else if y32 < fulls[group] {
                     let coverage = coverageBelowChords(
@@ -110,4 +124,20 @@ func fillChunkRowByRow(
             }
         }
     }
+}
+
+/// The rows of `rows` (relative to the op's origin) where the chords of the group at `groupX`
+/// lie: [top, full) partly covered, from `full` on covered. Also stores the group's chord in
+/// `starts` and `slopes` (one vector each). Shared with `WaveFillRows.hiddenGroups`, which must
+/// find the same rows.
+@inlinable @inline(__always)
+func chordRows(
+    _ samples: UnsafeMutablePointer<Float>, groupX: Int, chunkStart: Int, edges: UnsafeMutablePointer<LaneFloats>,
+    starts: UnsafeMutablePointer<LaneFloats>, slopes: UnsafeMutablePointer<LaneFloats>, rows: Range<Int>
+) -> (top: Int, full: Int) {
+    loadColumnEdges(samples, groupX: groupX, chunkStart: chunkStart, into: edges)
+    let bounds = buildChords(edges: edges, subColumns: 1, corrected: true, starts: starts, slopes: slopes)
+    let top = clampedRow(bounds.low.rounded(.down), low: rows.lowerBound, high: rows.upperBound)
+    let full = max(top, clampedRow(bounds.high.rounded(.up), low: rows.lowerBound, high: rows.upperBound))
+    return (top, full)
 }

@@ -45,14 +45,15 @@ public struct WaveFillRows {
     /// Draws the partly covered rows (`curveRows`) only. With `virtualColors` (a frame
     /// renderer's uniform row colours, indexed by absolute row) the still-virtual rows among
     /// them are blended from their colour without being read, and every pixel of `area` in
-    /// `curveRows` is written (see `fillWaveBand`).
+    /// `curveRows` is written (see `fillWaveBand`) but those `hidden` names.
     @inlinable
     public func drawCurve(
-        _ surface: PixelSurface, _ shape: Wave, _ source: SourceColor, virtualColors: UnsafePointer<UInt32>? = nil
+        _ surface: PixelSurface, _ shape: Wave, _ source: SourceColor, virtualColors: UnsafePointer<UInt32>? = nil,
+        hidden: HiddenGroups? = nil
     ) {
         guard !curveRows.isEmpty else { return }
         fillWaveBand(
             surface, shape, amplitude: amplitude, source, columns: area.x0..<area.x1, rows: curveRows, origin: origin,
-            virtualColors: virtualColors)
+            virtualColors: virtualColors, hidden: hidden)
     }
 }
