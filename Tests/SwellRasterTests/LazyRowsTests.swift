@@ -104,7 +104,7 @@ import Testing
                     DrawCommand(Self.fill(85, 2), color: Color(r: 0.1, g: 0.2, b: 0.9, a: 0.4)),
                 ]
                 Self.expectRendererMatchesPlainPipeline(
-                    Frame(width: width, height: 97, background: Self.background, commands: commands),
+                    DisplayList(width: width, height: 97, background: Self.background, shapes: commands),
                     "width \(width), front clip \(String(describing: frontClip))")
             }
         }
