@@ -42,10 +42,12 @@ let package = Package(
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // libpng's classic API a row at a time (huge PNGs shrunk as they are read): errors longjmp too.
         .target(name: "CPNGRows", linkerSettings: [.linkedLibrary("png16")]),
+        // The CPU's spin-wait hint (x86 `pause`) for SwellRaster's worker pool.
+        .target(name: "CSpin"),
 
         // libm: the standard library's rounding and sqrt call it when Foundation is not linked.
         .target(name: "SwellSystem"),
-        .target(name: "SwellRaster", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "SwellRaster", dependencies: ["CSpin"], linkerSettings: [.linkedLibrary("m")]),
         .target(name: "SwellJSON"),
         .target(
             name: "SwellText",
