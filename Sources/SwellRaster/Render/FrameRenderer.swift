@@ -371,7 +371,8 @@ public final class FrameRenderer {
 }
 
 /// One frame's bands for the worker pool: each thread takes the next band from the counter
-/// until none is left (the pool's threads start together, so bands of equal cost balance).
+/// until none is left (bands of equal cost balance threads that start together; a helper that
+/// starts late takes fewer, or none).
 private struct ParallelBands {
     let job: BandJob
     let views: ScratchViews

@@ -10,14 +10,17 @@ import Synchronization
 /// allocates nothing (a Swift closure capturing the frame would).
 typealias PoolBody = @convention(c) (_ context: UnsafeRawPointer, _ worker: Int) -> Void
 
-/// A few threads created once, each running every job handed to `run` alongside the caller.
+/// A few threads created once, helping the caller with each job handed to `run`.
 ///
 /// Why not `DispatchQueue.concurrentPerform`: the waveform's damaged rows take ~0.3 ms a thread,
 /// and Dispatch's wake-up and join per frame were a large share of that. Here a job is published
 /// by bumping an atomic generation; helpers spin on it for a bounded time (`spinLimit` pauses,
 /// ~50 µs) and only then sleep on a condition variable, so frames rendered back to back never
-/// wait for the scheduler, and an idle kiosk's helpers do not burn a core. `wake()` lets a caller
-/// start sleeping helpers early, while it prepares the job. `deinit` stops and joins them.
+/// wait for the scheduler, and an idle kiosk's helpers do not burn a core. A helper that has not
+/// joined a job by the time the caller has done its part (all of it, if the helper never came)
+/// is not waited for: on a busy machine a helper waiting for a core made two threads slower
+/// than one. `wake()` lets a caller start sleeping helpers early, while it prepares the job.
+/// `deinit` stops and joins them.
 final class WorkerPool {
     /// Threads besides the caller.
     let helpers: Int
@@ -45,18 +48,22 @@ final class WorkerPool {
         for thread in threads { pthread_join(thread, nil) }
     }
 
-    /// Runs `body(context, worker)` on the caller (worker 0) and on every helper (1...helpers),
-    /// and returns when all have returned. `context` must stay valid until then.
+    /// Runs `body(context, worker)` on the caller (worker 0) and on the helpers (1...helpers)
+    /// that join before the caller's own call returns, and returns when those have returned.
+    /// `body` must do the whole job whoever runs it (take work items from a shared counter): a
+    /// helper that is late (asleep, or waiting for a core on a busy machine) is not waited for,
+    /// the caller having done its part. `context` must stay valid until `run` returns.
     func run(_ body: PoolBody, context: UnsafeRawPointer) {
         state.body = body
         state.context = context
-        state.remaining.store(helpers, ordering: .relaxed)
-        // Sequentially consistent with the helpers' count of sleepers: either a helper about to
-        // sleep sees the new generation, or this sees it asleep and signals it.
+        // Open the job (release: after its fields), then publish it. Sequentially consistent
+        // with the helpers' count of sleepers: either a helper about to sleep sees the new
+        // generation, or this sees it asleep and signals it.
+        state.participants.store(0, ordering: .sequentiallyConsistent)
         state.generation.add(1, ordering: .sequentiallyConsistent)
         if state.sleepingHelpers.load(ordering: .sequentiallyConsistent) > 0 { state.signal.broadcastWork() }
         body(context, 0)
-        state.waitForHelpers()
+        state.closeAndWaitForParticipants()
     }
 
     /// Starts sleeping helpers spinning again (for `spinLimit`), so that the next `run` finds
@@ -77,8 +84,10 @@ private final class PoolState: @unchecked Sendable {
     let helpers: Int
     /// Bumped once per job (release: the job's fields are written before).
     let generation = Atomic<Int>(0)
-    /// Helpers still running this generation's job.
-    let remaining = Atomic<Int>(0)
+    /// Helpers running the current job, plus `closed` once the caller has done its part: a
+    /// helper joins only an open job (and reads the job's fields after joining).
+    let participants = Atomic<Int>(PoolState.closed)
+    static let closed = 1 << 32
     /// Helpers asleep (or about to sleep) on `signal`'s work condition.
     let sleepingHelpers = Atomic<Int>(0)
     /// Bumped by `wake()`: sleeping helpers go back to spinning.
@@ -100,13 +109,27 @@ private final class PoolState: @unchecked Sendable {
         while true {
             guard let generation = waitForJob(after: seen) else { return }
             seen = generation
+            guard join() else { continue }
             if let body, let context { body(context, worker) }
-            if remaining.subtract(1, ordering: .sequentiallyConsistent).newValue == 0,
+            if participants.subtract(1, ordering: .sequentiallyConsistent).newValue == PoolState.closed,
                 callerSleeping.load(ordering: .sequentiallyConsistent)
             {
                 signal.signalDone()
             }
         }
+    }
+
+    /// Counts this helper in, unless the job is closed (the caller is done; the job may even be
+    /// a later one than the generation seen, which is as good: it needs any helper's help).
+    private func join() -> Bool {
+        var current = participants.load(ordering: .acquiring)
+        while current < PoolState.closed {
+            let (exchanged, original) = participants.compareExchange(
+                expected: current, desired: current + 1, ordering: .acquiringAndReleasing)
+            if exchanged { return true }
+            current = original
+        }
+        return false
     }
 
     /// The generation after `seen` (nil: shut down), spinning for `spinLimit` pauses and then
@@ -130,17 +153,21 @@ private final class PoolState: @unchecked Sendable {
         }
     }
 
-    /// The caller's wait for the helpers: spin, then sleep until the last one signals.
-    func waitForHelpers() {
+    /// The caller's end of a job: no helper joins from now on; wait for those that did (spin,
+    /// then sleep until the last one signals).
+    func closeAndWaitForParticipants() {
+        if participants.add(PoolState.closed, ordering: .sequentiallyConsistent).newValue == PoolState.closed {
+            return
+        }
         for _ in 0..<WorkerPool.spinLimit {
-            if remaining.load(ordering: .acquiring) == 0 { return }
+            if participants.load(ordering: .acquiring) == PoolState.closed { return }
             swell_spin_pause()
         }
         callerSleeping.store(true, ordering: .sequentiallyConsistent)
-        signal.waitForDone { remaining.load(ordering: .sequentiallyConsistent) != 0 }
+        signal.waitForDone { participants.load(ordering: .sequentiallyConsistent) != PoolState.closed }
         callerSleeping.store(false, ordering: .relaxed)
         // Acquire the helpers' writes (their pixels) through the counter they released.
-        _ = remaining.load(ordering: .acquiring)
+        _ = participants.load(ordering: .acquiring)
     }
 }
 
