@@ -4,7 +4,8 @@
 // Module layering (each depends only on the ones above it):
 //   SwellSystem    – the system layer: file descriptors, errno messages, the monotonic clock,
 //                    whole-file reads, mmap, poll (typed wrappers; the C calls in Internals/)
-//   SwellRaster    – pixel buffer, colour, compositing, SIMD kernels (no Foundation, no I/O)
+//   SwellRaster    – pixel buffer, colour, compositing, SIMD kernels, the banded renderer and its
+//                    worker threads (pthreads; no Foundation, no I/O)
 //   SwellJSON      – a small strict JSON reader that reports JSON paths (no Foundation)
 //   SwellText      – fonts (fontconfig, FreeType), shaping (HarfBuzz, FriBiDi), line breaking
 //                    (libunibreak), cached glyph masks and shaped runs, turned into raster glyph
