@@ -4,7 +4,8 @@
 // Module layering (each depends only on the ones above it):
 //   SwellSystem    – the system layer: file descriptors, errno messages, the monotonic clock,
 //                    whole-file reads, mmap, poll (typed wrappers; the C calls in Internals/)
-//   SwellRaster    – pixel buffer, colour, compositing, SIMD kernels (no Foundation, no I/O)
+//   SwellRaster    – pixel buffer, colour, compositing, SIMD kernels, the banded renderer and its
+//                    worker threads (pthreads; no Foundation, no I/O)
 //   SwellJSON      – a small strict JSON reader that reports JSON paths (no Foundation)
 //   SwellText      – fonts (fontconfig, FreeType), shaping (HarfBuzz, FriBiDi), line breaking
 //                    (libunibreak), cached glyph masks and shaped runs, turned into raster glyph
@@ -42,10 +43,12 @@ let package = Package(
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // libpng's classic API a row at a time (huge PNGs shrunk as they are read): errors longjmp too.
         .target(name: "CPNGRows", linkerSettings: [.linkedLibrary("png16")]),
+        // The CPU's spin-wait hint (x86 `pause`) for SwellRaster's worker pool.
+        .target(name: "CSpin"),
 
         // libm: the standard library's rounding and sqrt call it when Foundation is not linked.
         .target(name: "SwellSystem"),
-        .target(name: "SwellRaster", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "SwellRaster", dependencies: ["CSpin"], linkerSettings: [.linkedLibrary("m")]),
         .target(name: "SwellJSON"),
         .target(
             name: "SwellText",

@@ -78,7 +78,32 @@ func benchDataPath(_ name: String) -> String {
     func bandsAndThreadsGiveThePlainPipelinesBytes(list: String) throws {
         let frame = try loadDrawList(path: benchDataPath(list))
         Self.expectBandedMatchesPlain(
-            frame, list, configurations: [(1, 64), (2, 64), (3, 17), (1, 1), (2, 1080)])
+            frame, list, configurations: [(1, 64), (2, 64), (3, 17), (1, 1), (2, 1080), (2, nil), (3, nil)])
+    }
+
+    /// The helper threads (`WorkerPool`): frames one after another on 2–4 threads each give the
+    /// plain pipeline's bytes (a helper still drawing when `render` returns, or a band drawn
+    /// twice or never, would show), and renderers dropped one after another stop and join their
+    /// threads (a hang here is a helper that missed its shutdown).
+    @Test func helperThreadsDrawEveryFrameAndStopWithTheirRenderer() throws {
+        let frames = try ["waves", "ripples-60"].map { try loadDrawList(path: benchDataPath($0)) }
+        let expected = frames.map { frame in
+            let plain = PixelBuffer(width: frame.width, height: frame.height)
+            render(frame, into: plain.surface)
+            return Self.packed(plain.surface)
+        }
+        let banded = PixelBuffer(width: frames[0].width, height: frames[0].height)
+        for round in 0..<12 {
+            let threads = 2 + round % 3
+            let renderer = FrameRenderer(threads: threads)
+            for step in 0..<6 {
+                let which = (round + step) % frames.count
+                renderer.render(frames[which], into: banded.surface, tracksDamage: false)
+                let difference = Self.firstDifference(
+                    Self.packed(banded.surface), expected[which], width: banded.surface.width)
+                #expect(difference == nil, "round \(round), \(threads) threads, frame \(step): \(difference ?? "")")
+            }
+        }
     }
 
     /// Shapes whose rows lie far beyond Int's range: the banded renderer's row extents converted

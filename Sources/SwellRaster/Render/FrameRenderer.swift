@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 
 /// Renders display lists (shapes, pictures, layers and their masks) in horizontal bands, on one
@@ -41,8 +40,8 @@ import Synchronization
 /// page (examples/strip.json, a picture under a 70-row wave strip, 1920x1080) 1.35 a frame
 /// against 0.98 for the strip alone over white (1.38x; 2.2x before the occlusion and exact rows).
 /// Storage is reused between frames: after the first frame of a given command count and size,
-/// rendering allocates nothing on one thread (Dispatch may allocate its own bookkeeping when
-/// several threads are used).
+/// rendering allocates nothing, on one thread or several (the helper threads are created once,
+/// `WorkerPool`).
 public final class FrameRenderer {
     /// Rows per band, or nil for the default (`rowsPerBand`).
     public let bandHeight: Int?
@@ -74,9 +73,20 @@ public final class FrameRenderer {
     private var regions: [ClipRect] = []
     private var edges: [Int] = []
     private var bands: [ClipRect] = []
+    /// Each row's estimated cost (`cutIntoBalancedBands`).
+    private var rowCosts: [Int] = []
     /// One per thread: virtual row colours and the layers' band-local "below" copies.
     private let scratch: [BandScratch]
     private var views: ScratchViews
+    /// The helper threads (created on the first frame drawn in several bands) and their band counter.
+    private var helpers: WorkerPool?
+    private let bandCounter = BandCounter()
+    private var pool: WorkerPool {
+        if let helpers { return helpers }
+        let created = WorkerPool(helpers: threads - 1)
+        helpers = created
+        return created
+    }
     /// Viewport rendering (FrameViewport.swift): the canvas rows drawn before cropping, the
     /// tile they were last copied to (nil: none, or forgotten) and its owner, and the damage in
     /// the tile's pixels.
@@ -153,18 +163,28 @@ public final class FrameRenderer {
     /// memory: every band lies within `rows`, and every kernel clips to its band. The damage is
     /// within `rows`, in the list's coordinates.
     func renderRows(_ list: DisplayList, _ rows: Range<Int>, into surface: PixelSurface, tracksDamage: Bool) -> Damage {
+        // Sleeping helpers wake while this thread bins the commands and finds the damage.
+        helpers?.wake()
         let (circles, depth) = bin(list, tracksDamage: tracksDamage)
         findDamage(list, surface, rows: rows, tracksDamage: tracksDamage, rowAlignment: circles > 0 ? 8 : 1)
         if !damage.isEmpty {
             disjointRects(of: damage, into: &regions, edges: &edges)
             var damagedRows = 0
             for region in regions { damagedRows += region.y1 - region.y0 }
-            let bandHeight = rowsPerBand(
-                height: damagedRows, width: surface.width, mostlyCircles: 2 * circles > list.commands.count)
-            cutIntoBands(bandHeight)
+            let mostlyCircles = 2 * circles > list.commands.count
+            let bandHeight = rowsPerBand(height: damagedRows, width: surface.width, mostlyCircles: mostlyCircles)
+            if threads > 1 && self.bandHeight == nil && !mostlyCircles {
+                let count = (damagedRows + bandHeight - 1) / bandHeight
+                cutIntoBalancedBands(
+                    count, width: surface.width, height: surface.height, alignment: circles > 0 ? 8 : 1)
+            } else {
+                cutIntoBands(bandHeight)
+            }
             findOccluders(list, surface)
+            var tallest = 1
+            for band in bands { tallest = max(tallest, band.y1 - band.y0) }
             for (index, worker) in scratch.enumerated() {
-                worker.reserve(rows: bandHeight, width: surface.width, depth: depth)
+                worker.reserve(rows: tallest, width: surface.width, depth: depth)
                 views.views[index] = worker.view
             }
             renderBands(list, surface)
@@ -295,6 +315,48 @@ public final class FrameRenderer {
         }
     }
 
+    /// Cuts the damage rectangles into about `count` bands of equal estimated cost: a row costs
+    /// the widths of the commands' rectangles crossing it, plus a quarter of the frame's width
+    /// (clearing and writing it). Cuts fall on multiples of `alignment` rows (eight when the
+    /// frame has rings or discs: their kernel cuts a block of eight rows through a heap temporary).
+    ///
+    /// Why: equal rows left one of two threads waiting when the commands crowd one side of the
+    /// damage (a waveform's strokes pile up around its baseline, text sits at the top of its band).
+    private func cutIntoBalancedBands(_ count: Int, width: Int, height: Int, alignment: Int) {
+        rowCosts.removeAll(keepingCapacity: true)
+        rowCosts.append(contentsOf: repeatElement(0, count: height + 1))
+        for rect in rects where !rect.isEmpty {
+            let top = max(0, min(height, rect.y0))
+            let bottom = max(top, min(height, rect.y1))
+            rowCosts[top] += rect.x1 - rect.x0
+            rowCosts[bottom] -= rect.x1 - rect.x0
+        }
+        var running = max(1, width / 4)
+        for y in 0..<height {
+            running += rowCosts[y]
+            rowCosts[y] = running
+        }
+        var total = 0
+        for region in regions {
+            for y in region.y0..<region.y1 { total += rowCosts[y] }
+        }
+        let share = max(1, (total + count - 1) / max(1, count))
+        bands.removeAll(keepingCapacity: true)
+        var spent = 0
+        var goal = share
+        for region in regions {
+            var top = region.y0
+            for y in region.y0..<region.y1 {
+                spent += rowCosts[y]
+                guard spent >= goal, (y + 1) % alignment == 0, y + 1 < region.y1 else { continue }
+                bands.append(ClipRect(x0: region.x0, y0: top, x1: region.x1, y1: y + 1))
+                top = y + 1
+                while goal <= spent { goal += share }
+            }
+            bands.append(ClipRect(x0: region.x0, y0: top, x1: region.x1, y1: region.y1))
+        }
+    }
+
     private func renderBands(_ list: DisplayList, _ surface: PixelSurface) {
         list.commands.withUnsafeBufferPointer { commands in
             rects.withUnsafeBufferPointer { rects in
@@ -307,20 +369,40 @@ public final class FrameRenderer {
                             for band in bands { job.render(band, views[0]) }
                             return
                         }
-                        let views = self.views
-                        let next = Atomic<Int>(0)
-                        DispatchQueue.concurrentPerform(iterations: min(threads, job.bands.count)) { worker in
-                            while true {
-                                let band = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                                guard band < job.bands.count else { return }
-                                job.render(job.bands[band], views[worker])
-                            }
+                        bandCounter.next.store(0, ordering: .relaxed)
+                        let run = ParallelBands(job: job, views: views, counter: bandCounter)
+                        withUnsafePointer(to: run) { run in
+                            pool.run(ParallelBands.body, context: UnsafeRawPointer(run))
                         }
                     }
                 }
             }
         }
     }
+}
+
+/// One frame's bands for the worker pool: each thread takes the next band from the counter
+/// until none is left (bands of equal cost balance threads that start together; a helper that
+/// starts late takes fewer, or none).
+private struct ParallelBands {
+    let job: BandJob
+    let views: ScratchViews
+    let counter: BandCounter
+
+    static let body: PoolBody = { context, worker in
+        let run = context.assumingMemoryBound(to: ParallelBands.self)
+        let bands = run.pointee.job.bands
+        while true {
+            let band = run.pointee.counter.next.wrappingAdd(1, ordering: .relaxed).oldValue
+            guard band < bands.count else { return }
+            run.pointee.job.render(bands[band], run.pointee.views[worker])
+        }
+    }
+}
+
+/// The next band to take, shared by the pool's threads (reset for every frame).
+private final class BandCounter: Sendable {
+    let next = Atomic<Int>(0)
 }
 
 /// A command whose pixels in `rect` are the same whatever was under them (an opaque picture, the
