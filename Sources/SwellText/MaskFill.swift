@@ -106,8 +106,12 @@ struct MaskAccumulator {
                 raw.storeBytes(of: py, toByteOffset: 3 * column + j * 8, as: SIMD8<Double>.self)
             }
             pendingCount += n - 1
-            currentX = first[2 * batchCapacity + n - 2]
-            currentY = first[3 * batchCapacity + n - 2]
+            // The last point again in scalar code (the same value), not read back from the
+            // vector just stored: the next curve's set-up depends on it.
+            let t = Double(n - 1) * step
+            let u = 1 - t
+            currentX = u * u * x0 + 2 * u * t * cx + t * t * x
+            currentY = u * u * y0 + 2 * u * t * cy + t * t * y
         }
         line(x, y)
     }
@@ -184,18 +188,22 @@ struct MaskAccumulator {
         let valid = (ay .!= by) .& (top .< bottom)
         let slope = (x1 - x0) / (y1 - y0)
         let x = clampedX(x0 + (top - y0) * slope, w)
-        let one = rowStep(x, top, bottom: bottom, slope: slope, w: w, direction: direction)
-        let two = rowStep(one.nextX, one.nextY, bottom: bottom, slope: slope, w: w, direction: direction)
+        // Where each step ends first (short chains), then each step's areas: the second step's
+        // areas need not wait for the first's.
+        let end1 = rowEnd(x, top, bottom: bottom, slope: slope, w: w)
+        let end2 = rowEnd(end1.x, end1.y, bottom: bottom, slope: slope, w: w)
+        let one = stepAreas(x, top, end1, direction: direction)
+        let two = stepAreas(end1.x, end1.y, end2, direction: direction)
         let zero = SIMD8<Int64>(repeating: 0)
         let flags =
             zero.replacing(with: 1, where: valid) | zero.replacing(with: 2, where: one.wide)
-            | zero.replacing(with: 4, where: one.nextY .< bottom) | zero.replacing(with: 8, where: two.wide)
-            | zero.replacing(with: 16, where: two.nextY .< bottom)
+            | zero.replacing(with: 4, where: end1.y .< bottom) | zero.replacing(with: 8, where: two.wide)
+            | zero.replacing(with: 16, where: end2.y .< bottom)
         let b = LineBatch(slot)
         b.store(x, LineBatch.x)
-        b.store(one.nextX, LineBatch.nextX1)
-        b.store(two.nextX, LineBatch.nextX2)
-        b.store(two.nextY, LineBatch.nextY2)
+        b.store(end1.x, LineBatch.nextX1)
+        b.store(end2.x, LineBatch.nextX2)
+        b.store(end2.y, LineBatch.nextY2)
         b.store(bottom, LineBatch.bottom)
         b.store(slope, LineBatch.slope)
         b.store(one.row, LineBatch.row1)
@@ -221,19 +229,26 @@ struct MaskAccumulator {
         return m.replacing(with: w, where: w .< m)
     }
 
-    /// One row step of eight lines from (x, y), as `addRowSteps`' loop body: the cell index of
-    /// its first cell and its areas for one cell (c0, c1) or two (c0, c1, c2); `wide` marks
-    /// steps of three or more cells, left to `addWideStep`.
+    /// Where a row step of eight lines from (x, y) ends: the next row boundary or `bottom`, as
+    /// `addRowSteps`' loop body finds it.
     @inline(__always)
-    private func rowStep(
-        _ x: SIMD8<Double>, _ y: SIMD8<Double>, bottom: SIMD8<Double>, slope: SIMD8<Double>, w: SIMD8<Double>,
-        direction: SIMD8<Float>
-    ) -> VectorStep {
+    private func rowEnd(
+        _ x: SIMD8<Double>, _ y: SIMD8<Double>, bottom: SIMD8<Double>, slope: SIMD8<Double>, w: SIMD8<Double>
+    ) -> (x: SIMD8<Double>, y: SIMD8<Double>) {
         let rowUp = y.rounded(.down) + 1
         let nextY = rowUp.replacing(with: bottom, where: bottom .< rowUp)  // min(Double(row + 1), bottom)
-        let dy = nextY - y
-        let nextX = clampedX(x + slope * dy, w)
-        let d = SIMD8<Float>(dy) * direction
+        return (clampedX(x + slope * (nextY - y), w), nextY)
+    }
+
+    /// The areas of a row step of eight lines from (x, y) to `end`, as `addRowSteps`' loop body:
+    /// the cell index of its first cell and its areas for one cell (c0, c1) or two (c0, c1, c2);
+    /// `wide` marks steps of three or more cells, left to `addWideStep`.
+    @inline(__always)
+    private func stepAreas(
+        _ x: SIMD8<Double>, _ y: SIMD8<Double>, _ end: (x: SIMD8<Double>, y: SIMD8<Double>), direction: SIMD8<Float>
+    ) -> VectorStep {
+        let nextX = end.x
+        let d = SIMD8<Float>(end.y - y) * direction
         let lo = x.replacing(with: nextX, where: nextX .< x)  // min(x, nextX)
         let hi = x.replacing(with: nextX, where: nextX .>= x)  // max(x, nextX)
         let loFloor = lo.rounded(.down)
@@ -248,7 +263,7 @@ struct MaskAccumulator {
         let two = SIMD8<Float>(hiCeil) .== SIMD8<Float>(loFloor) + 2
         let row = y.rounded(.down)
         return VectorStep(
-            nextX: nextX, nextY: nextY, row: wholeInts(row), index: wholeInts(row * Double(width) + loFloor),
+            row: wholeInts(row), index: wholeInts(row * Double(width) + loFloor),
             c0: (d - d * middle).replacing(with: d * a0, where: two),
             c1: (d * middle).replacing(with: d * (1 - a0 - am), where: two),
             c2: SIMD8<Float>(repeating: 0).replacing(with: d * am, where: two), d: d,
@@ -368,10 +383,8 @@ struct MaskAccumulator {
 /// Lines queued before a batch is added (eight lanes a vector).
 let batchCapacity = 320
 
-/// One row step of eight lines (`MaskAccumulator.rowStep`).
+/// The areas of one row step of eight lines (`MaskAccumulator.stepAreas`).
 struct VectorStep {
-    let nextX: SIMD8<Double>
-    let nextY: SIMD8<Double>
     let row: SIMD8<Int64>
     let index: SIMD8<Int64>
     let c0: SIMD8<Float>
