@@ -9,33 +9,33 @@
 /// over a closed outline, so the running sum runs straight across row ends, and a delta at x = w
 /// lands in the next row's first cell, which is the same place for the sum.
 /// Quadratics and cubics become lines within `maskFlatteningTolerance`.
-struct MaskAccumulator {
-    private(set) var cells: UnsafeMutablePointer<Float>
+public struct MaskAccumulator {
+    public private(set) var cells: UnsafeMutablePointer<Float>
     private var capacity: Int
-    private(set) var width = 0
-    private(set) var height = 0
-    var currentX = 0.0
-    var currentY = 0.0
-    var startX = 0.0
-    var startY = 0.0
+    public private(set) var width = 0
+    public private(set) var height = 0
+    public var currentX = 0.0
+    public var currentY = 0.0
+    public var startX = 0.0
+    public var startY = 0.0
     /// Two `LineBatch` slots (the per-line results of a batch's first two row steps), then the
     /// lines not yet added as four columns of `batchCapacity` Doubles (ax, ay, bx, by).
     private let pending: UnsafeMutableRawPointer
     private var pendingCount = 0
 
-    init() {
+    public init() {
         capacity = 4096
         cells = .allocate(capacity: capacity)
         pending = .allocate(byteCount: 2 * LineBatch.bytes + 4 * batchCapacity * 8, alignment: 64)
     }
 
-    func free() {
+    public func free() {
         cells.deallocate()
         pending.deallocate()
     }
 
     /// Starts a mask of `width` x `height` pixels (all zero).
-    mutating func reset(width: Int, height: Int) {
+    public mutating func reset(width: Int, height: Int) {
         let needed = width * height + width + 4
         if needed > capacity {
             cells.deallocate()
@@ -48,7 +48,7 @@ struct MaskAccumulator {
         self.height = height
     }
 
-    mutating func move(_ x: Double, _ y: Double) {
+    public mutating func move(_ x: Double, _ y: Double) {
         close()
         currentX = x
         currentY = y
@@ -56,12 +56,12 @@ struct MaskAccumulator {
         startY = y
     }
 
-    mutating func close() {
+    public mutating func close() {
         if currentX != startX || currentY != startY { line(startX, startY) }
     }
 
     /// Queues the line from the current point to (x, y); lines are added in batches, in order.
-    mutating func line(_ x: Double, _ y: Double) {
+    public mutating func line(_ x: Double, _ y: Double) {
         let column = (pending + 2 * LineBatch.bytes).assumingMemoryBound(to: Double.self) + pendingCount
         column[0] = currentX
         column[batchCapacity] = currentY
@@ -75,7 +75,7 @@ struct MaskAccumulator {
 
     /// A quadratic's chords, queued eight points at a time (each point the same expression as
     /// one at a time, lane by lane).
-    mutating func quad(_ cx: Double, _ cy: Double, _ x: Double, _ y: Double) {
+    public mutating func quad(_ cx: Double, _ cy: Double, _ x: Double, _ y: Double) {
         let x0 = currentX
         let y0 = currentY
         let ddx = x0 - 2 * cx + x
@@ -116,7 +116,7 @@ struct MaskAccumulator {
         line(x, y)
     }
 
-    mutating func cubic(_ c1x: Double, _ c1y: Double, _ c2x: Double, _ c2y: Double, _ x: Double, _ y: Double) {
+    public mutating func cubic(_ c1x: Double, _ c1y: Double, _ c2x: Double, _ c2y: Double, _ x: Double, _ y: Double) {
         let x0 = currentX
         let y0 = currentY
         let ddx = max(abs(x0 - 2 * c1x + c2x), abs(c1x - 2 * c2x + x))
@@ -304,6 +304,49 @@ struct MaskAccumulator {
         }
     }
 
+    /// Adds the line from (ax, ay) to (bx, by) at once, one row step at a time in scalar code,
+    /// without the queue: what the batches must equal bit for bit (MaskAccumulatorTests).
+    public mutating func addLineAlone(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) {
+        addPending()
+        guard ay != by else { return }
+        let (direction, x0, y0, x1, y1): (Float, Double, Double, Double, Double) =
+            ay < by ? (1, ax, ay, bx, by) : (-1, bx, by, ax, ay)
+        let top = max(0, y0)
+        let bottom = min(Double(height), y1)
+        guard top < bottom else { return }
+        let slope = (x1 - x0) / (y1 - y0)
+        let x = min(max(x0 + (top - y0) * slope, 0), Double(width))
+        addRowSteps(x: x, y: top, bottom: bottom, slope: slope, direction: direction)
+    }
+
+    /// `quad` one chord at a time through `addLineAlone` (MaskAccumulatorTests).
+    public mutating func quadAlone(_ cx: Double, _ cy: Double, _ x: Double, _ y: Double) {
+        let x0 = currentX
+        let y0 = currentY
+        let ddx = x0 - 2 * cx + x
+        let ddy = y0 - 2 * cy + y
+        let deviation = (ddx * ddx + ddy * ddy).squareRoot() / 4
+        let n =
+            deviation > maskFlatteningTolerance
+            ? min(256, Int((deviation / maskFlatteningTolerance).squareRoot().rounded(.up))) : 1
+        let step = 1 / Double(n)
+        for i in 1..<max(n, 1) {
+            let t = Double(i) * step
+            let u = 1 - t
+            let px = u * u * x0 + 2 * u * t * cx + t * t * x
+            let py = u * u * y0 + 2 * u * t * cy + t * t * y
+            addLineAlone(currentX, currentY, px, py)
+            currentX = px
+            currentY = py
+        }
+        addLineAlone(currentX, currentY, x, y)
+        currentX = x
+        currentY = y
+    }
+
+    /// Adds every queued line now.
+    public mutating func flush() { addPending() }
+
     /// A line's remaining row steps from (x, y), one row at a time (lines of three or more rows).
     /// Points lie inside [0, width] x [0, height] (the mask is the outline's control box),
     /// clamped anyway so a stray point never writes outside the cells.
@@ -366,7 +409,7 @@ struct MaskAccumulator {
     }
 
     /// The running sum, as round(min(|area|, 1) · 255) into the mask's rows.
-    mutating func write(into mask: UnsafeMutablePointer<UInt8>, stride: Int) {
+    public mutating func write(into mask: UnsafeMutablePointer<UInt8>, stride: Int) {
         addPending()
         var sum: Float = 0
         for row in 0..<height {
