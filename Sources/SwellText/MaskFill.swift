@@ -235,7 +235,7 @@ public struct MaskAccumulator {
     private func rowEnd(
         _ x: SIMD8<Double>, _ y: SIMD8<Double>, bottom: SIMD8<Double>, slope: SIMD8<Double>, w: SIMD8<Double>
     ) -> (x: SIMD8<Double>, y: SIMD8<Double>) {
-        let rowUp = y.rounded(.down) + 1
+        let rowUp = wholeFloor(y) + 1
         let nextY = rowUp.replacing(with: bottom, where: bottom .< rowUp)  // min(Double(row + 1), bottom)
         return (clampedX(x + slope * (nextY - y), w), nextY)
     }
@@ -251,8 +251,8 @@ public struct MaskAccumulator {
         let d = SIMD8<Float>(end.y - y) * direction
         let lo = x.replacing(with: nextX, where: nextX .< x)  // min(x, nextX)
         let hi = x.replacing(with: nextX, where: nextX .>= x)  // max(x, nextX)
-        let loFloor = lo.rounded(.down)
-        let hiCeil = hi.rounded(.up)
+        let loFloor = wholeFloor(lo)
+        let hiCeil = wholeCeil(hi)
         let middle = SIMD8<Float>(0.5 * (x + nextX) - loFloor)
         let s = SIMD8<Float>(1 / (hi - lo))
         let f0 = SIMD8<Float>(lo - loFloor)
@@ -261,7 +261,7 @@ public struct MaskAccumulator {
         let am = 0.5 * s * f1 * f1
         // Whole numbers below 2^24: exact in Float, so the two-cell test can pick Float lanes.
         let two = SIMD8<Float>(hiCeil) .== SIMD8<Float>(loFloor) + 2
-        let row = y.rounded(.down)
+        let row = wholeFloor(y)
         return VectorStep(
             row: wholeInts(row), index: wholeInts(row * Double(width) + loFloor),
             c0: (d - d * middle).replacing(with: d * a0, where: two),
@@ -463,6 +463,23 @@ struct LineBatch {
     @inline(__always) func float(_ offset: Int, _ k: Int) -> Float {
         base.load(fromByteOffset: offset &+ k &* 4, as: Float.self)
     }
+}
+
+/// `v.rounded(.down)` for lanes in [-0, 2^51] (a row or column of the mask), in arithmetic: the
+/// portable build (SSE2, no `roundpd`) would call libm's floor for every lane. v + 2^52 − 2^52
+/// rounds v to the nearest whole number exactly; one less where that rounded up. (−0 gives +0,
+/// which the callers use only as a row or a sum.)
+@inline(__always)
+func wholeFloor(_ v: SIMD8<Double>) -> SIMD8<Double> {
+    let r = (v + 0x1p52) - 0x1p52
+    return r.replacing(with: r - 1, where: r .> v)
+}
+
+/// `v.rounded(.up)` for lanes in [0, 2^51], as `wholeFloor`.
+@inline(__always)
+func wholeCeil(_ v: SIMD8<Double>) -> SIMD8<Double> {
+    let r = (v + 0x1p52) - 0x1p52
+    return r.replacing(with: r + 1, where: r .< v)
 }
 
 /// Whole-numbered lanes in [0, 2^52) as integers: v + 2^52 holds v in its low mantissa bits.
