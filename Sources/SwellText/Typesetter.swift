@@ -29,7 +29,7 @@ public final class Typesetter {
 
     /// Empties the line and glyph caches (fonts stay open): the next layout is a cold one.
     public func removeCachedLines() {
-        lines.removeAll()
+        lines.removeAll(keepingCapacity: true)
         glyphs.removeAll()
     }
 
