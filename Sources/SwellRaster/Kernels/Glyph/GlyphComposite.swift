@@ -57,21 +57,73 @@ func compositeGlyph<Blender: GlyphBlender>(
     // A last vector of at most 8 lanes is blended 8 wide: on a core that splits 16-lane vectors
     // into two halves (Zen 4) that halves its cost, and most glyphs at text sizes are ≤ 8 px.
     let half = lastCount <= laneCount / 2
-    let halfMask = lastMask.lowHalf
-    for y in top..<bottom {
-        let row = surface.row(y)
-        let coverageRow = glyph.coverage + (y - gy) * stride - gx
-        var x = left
-        while x < lastX {
+    // Row and mask pointers advance by their strides, in wrapping arithmetic (the clip keeps
+    // every address inside the surface and the mask): no multiply and no overflow check per row.
+    // One loop each for the 8- and 16-lane last vector, so the choice is not made per row.
+    let rows = GlyphRows(
+        count: bottom &- top, pixels: surface.base + top &* surface.stride,
+        coverage: glyph.coverage + ((top &- gy) &* stride &- gx), stride: stride, left: left, lastX: lastX,
+        lastCount: lastCount)
+    if half {
+        compositeRows(surface, rows, blender, half: true, lastMask)
+    } else {
+        compositeRows(surface, rows, blender, half: false, lastMask)
+    }
+}
+
+/// Where a glyph's clipped rows are: their number, the first row's pixels and coverage, the
+/// mask's stride, and the columns of the whole vectors and the last one.
+@usableFromInline
+struct GlyphRows {
+    @usableFromInline let count: Int
+    @usableFromInline let pixels: UnsafeMutableRawPointer
+    @usableFromInline let coverage: UnsafePointer<UInt8>
+    @usableFromInline let stride: Int
+    @usableFromInline let left: Int
+    @usableFromInline let lastX: Int
+    @usableFromInline let lastCount: Int
+
+    @inlinable
+    init(
+        count: Int, pixels: UnsafeMutableRawPointer, coverage: UnsafePointer<UInt8>, stride: Int, left: Int, lastX: Int,
+        lastCount: Int
+    ) {
+        self.count = count
+        self.pixels = pixels
+        self.coverage = coverage
+        self.stride = stride
+        self.left = left
+        self.lastX = lastX
+        self.lastCount = lastCount
+    }
+}
+
+/// The rows of one glyph: whole 16-lane vectors from `left` to `lastX`, then the last vector, 8
+/// or 16 lanes wide (`half` is a constant at each call, so each call is a loop of its own).
+@inlinable @inline(__always)
+func compositeRows<Blender: GlyphBlender>(
+    _ surface: PixelSurface, _ rows: GlyphRows, _ blender: Blender, half: Bool, _ lastMask: SIMD16<UInt8>
+) {
+    var pixels = rows.pixels
+    var coverageRow = rows.coverage
+    var count = rows.count
+    repeat {
+        let row = pixels.assumingMemoryBound(to: UInt32.self)
+        var x = rows.left
+        while x < rows.lastX {
             compositeVector(row, at: x, count: laneCount, surface.width, blender, coverageRow, SIMD16(repeating: 0xFF))
-            x += laneCount
+            x &+= laneCount
         }
         if half {
-            compositeHalfVector(row, at: lastX, count: lastCount, surface.width, blender, coverageRow, halfMask)
+            compositeHalfVector(
+                row, at: rows.lastX, count: rows.lastCount, surface.width, blender, coverageRow, lastMask.lowHalf)
         } else {
-            compositeVector(row, at: lastX, count: lastCount, surface.width, blender, coverageRow, lastMask)
+            compositeVector(row, at: rows.lastX, count: rows.lastCount, surface.width, blender, coverageRow, lastMask)
         }
-    }
+        pixels += surface.stride
+        coverageRow += rows.stride
+        count &-= 1
+    } while count > 0
 }
 
 /// Blends the 16 lanes of coverage at `x` (ANDed with `mask`) unless they are all zero.
