@@ -8,12 +8,14 @@
 /// arithmetic. Each pixel's result depends only on its own coverage, so any band or clip gives the
 /// same bytes. A glyph's row vectors and its last vector's mask are worked out once per glyph, and
 /// a last vector of at most 8 lanes is blended 8 wide (half the cost on Zen 4, which splits
-/// 16-lane operations). The blend (`blendGlyph`) rounds in one addition, one float operation a
-/// channel less than `blend`. text-page.json (3124 glyphs, 1080p, one thread, tuned, 2-core Zen 4
-/// EPYC, quiet machine, load 0.1, 2026-12-03 11:35 UTC): 0.40–0.45 ms a frame with its background
-/// and two wave fills against Cairo's 1.54–1.57 ms, Cairo/Swell 3.4–3.85×. Merging a line's glyph
-/// rows into one coverage row per frame row, written once over virtual rows, gave the same bytes
-/// and was not faster (docs/speed.md, "Text").
+/// 16-lane operations); rows advance by pointer. The blend is `FloatGlyphBlend` (`blendGlyph`,
+/// rounding in one addition) or, for opaque colours of whole bytes, `ExactGlyphBlend` (the same
+/// bytes in 16-bit integer products). text-page.json (3124 glyphs, 1080p, one thread, tuned,
+/// 2-core Zen 4 EPYC, load 1.5, 2026-12-03 15:26 UTC, alternating with main's binary): 0.52–0.58
+/// ms a frame with its background and two wave fills against Cairo's 2.24–2.57 ms, 4.3–4.6×
+/// (main's 3.9–4.3× in the same minutes); the quiet-machine figure before these changes was
+/// 3.4–4.0×. Merging a line's glyph rows into one coverage row per frame row, prefetching the
+/// destination and inlining this loop into the glyph loop were not faster (docs/speed.md, "Text").
 @inlinable
 public func fillGlyphs(_ surface: PixelSurface, _ run: GlyphRun, _ source: SourceColor, clip: ClipRect) {
     let area = clip.intersection(run.bounds).intersection(surface.bounds)
