@@ -117,8 +117,9 @@ public func applyLayerMask(
 /// One row's `columns` pixels mixed towards the opaque `color` by 1 − the ramp's `alphas`
 /// (`mixLanes` with a row of that colour).
 @inlinable @inline(__always)
-func mixRow(_ row: UnsafeMutablePointer<UInt32>, towards color: UInt32, _ alphas: UnsafeMutablePointer<Float>, columns: Int)
-{
+func mixRow(
+    _ row: UnsafeMutablePointer<UInt32>, towards color: UInt32, _ alphas: UnsafeMutablePointer<Float>, columns: Int
+) {
     let one = LaneFloats(repeating: 1)
     let under = PixelVector(repeating: color)
     var x = 0
