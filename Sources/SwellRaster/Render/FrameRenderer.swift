@@ -122,10 +122,18 @@ public final class FrameRenderer {
     /// threads than on one. Bands of at least `minimumBandRows`, up to four per thread for the
     /// balance a shared counter gives, in a multiple of the threads so none waits on a short last
     /// band.
-    public func rowsPerBand(height: Int, width: Int, mostlyCircles: Bool) -> Int {
+    ///
+    /// A frame with no wave fill or stroke (`repeatsColumns` false: no kernel computing its
+    /// columns again in every band) is cut finer, up to eight bands a thread of at least
+    /// `minimumFineBandRows`: the slideshow's reveal rows cost unevenly (the path's edges in its
+    /// first and last band), and with three bands a thread one thread waited ~0.33 ms of a
+    /// 2.5 ms frame for the other (a per-frame trace, portable build).
+    public func rowsPerBand(height: Int, width: Int, mostlyCircles: Bool, repeatsColumns: Bool = true) -> Int {
         if let bandHeight { return bandHeight }
         guard mostlyCircles else {
-            let perThread = threads == 1 ? 1 : min(4, max(1, height / (threads * FrameRenderer.minimumBandRows)))
+            let minimum = repeatsColumns ? FrameRenderer.minimumBandRows : FrameRenderer.minimumFineBandRows
+            let most = repeatsColumns ? 4 : 8
+            let perThread = threads == 1 ? 1 : min(most, max(1, height / (threads * minimum)))
             let count = threads * perThread
             return max(1, (height + count - 1) / count)
         }
@@ -138,6 +146,9 @@ public final class FrameRenderer {
     /// threads share it (fewer only when there are fewer rows than threads times this, and then
     /// one band per thread).
     public static let minimumBandRows = 96
+
+    /// `minimumBandRows` for frames without wave fills or strokes.
+    public static let minimumFineBandRows = 48
 
     /// A band's pixel bytes when circles dominate the frame: about a core's L2 cache (1 MiB on
     /// Zen 4/5, 512 KiB on a Raspberry Pi 5's Cortex-A76, where 1 MiB bands still halve the
@@ -165,14 +176,15 @@ public final class FrameRenderer {
     func renderRows(_ list: DisplayList, _ rows: Range<Int>, into surface: PixelSurface, tracksDamage: Bool) -> Damage {
         // Sleeping helpers wake while this thread bins the commands and finds the damage.
         helpers?.wake()
-        let (circles, depth) = bin(list, tracksDamage: tracksDamage)
+        let (circles, waves, depth) = bin(list, tracksDamage: tracksDamage)
         findDamage(list, surface, rows: rows, tracksDamage: tracksDamage, rowAlignment: circles > 0 ? 8 : 1)
         if !damage.isEmpty {
             disjointRects(of: damage, into: &regions, edges: &edges)
             var damagedRows = 0
             for region in regions { damagedRows += region.y1 - region.y0 }
             let mostlyCircles = 2 * circles > list.commands.count
-            let bandHeight = rowsPerBand(height: damagedRows, width: surface.width, mostlyCircles: mostlyCircles)
+            let bandHeight = rowsPerBand(
+                height: damagedRows, width: surface.width, mostlyCircles: mostlyCircles, repeatsColumns: waves > 0)
             if threads > 1 && self.bandHeight == nil && !mostlyCircles {
                 let count = (damagedRows + bandHeight - 1) / bandHeight
                 cutIntoBalancedBands(
@@ -206,11 +218,12 @@ public final class FrameRenderer {
     }
 
     /// Fills `rects` (and, when tracking, `signatures` and `images`); returns how many commands
-    /// are rings or discs and how deep layers nest.
-    private func bin(_ list: DisplayList, tracksDamage: Bool) -> (circles: Int, depth: Int) {
+    /// are rings or discs, how many wave fills or strokes, and how deep layers nest.
+    private func bin(_ list: DisplayList, tracksDamage: Bool) -> (circles: Int, waves: Int, depth: Int) {
         rects.removeAll(keepingCapacity: true)
         openLayers.removeAll(keepingCapacity: true)
         var circles = 0
+        var waves = 0
         var depth = 0
         for (index, command) in list.commands.enumerated() {
             let rect = bounds(of: command, width: list.width, height: list.height)
@@ -219,6 +232,7 @@ public final class FrameRenderer {
             case .draw(let draw):
                 switch draw.shape {
                 case .ring, .disc: circles += 1
+                case .waveFill, .waveStroke: waves += 1
                 default: break
                 }
             case .beginLayer:
@@ -237,7 +251,7 @@ public final class FrameRenderer {
         }
         // A layer never ended does nothing (its contents are drawn as they are).
         for layer in openLayers { rects[layer.begin] = ClipRect(x0: 0, y0: 0, x1: 0, y1: 0) }
-        guard tracksDamage else { return (circles, depth) }
+        guard tracksDamage else { return (circles, waves, depth) }
         swap(&signatures, &previousSignatures)
         signatures.removeAll(keepingCapacity: true)
         for (index, command) in list.commands.enumerated() {
@@ -247,7 +261,7 @@ public final class FrameRenderer {
             default: break
             }
         }
-        return (circles, depth)
+        return (circles, waves, depth)
     }
 
     /// This frame's damage within `rows`: the changed commands' rectangles (on multiples of
