@@ -3,9 +3,10 @@
 //
 // Module layering (each depends only on the ones above it):
 //   SwellSystem    – the system layer: file descriptors, errno messages, the monotonic clock,
-//                    whole-file reads, mmap, poll (typed wrappers; the C calls in Internals/)
+//                    whole-file reads, mmap, poll, threads and their condition lock (typed
+//                    wrappers; the C calls in Internals/)
 //   SwellRaster    – pixel buffer, colour, compositing, SIMD kernels, the banded renderer and its
-//                    worker threads (pthreads; no Foundation, no I/O)
+//                    worker threads (SwellSystem's; no Foundation, no I/O)
 //   SwellJSON      – a small strict JSON reader that reports JSON paths (no Foundation)
 //   SwellText      – fonts (fontconfig, FreeType), shaping (HarfBuzz, FriBiDi), line breaking
 //                    (libunibreak), cached glyph masks and shaped runs, turned into raster glyph
@@ -48,7 +49,7 @@ let package = Package(
 
         // libm: the standard library's rounding and sqrt call it when Foundation is not linked.
         .target(name: "SwellSystem"),
-        .target(name: "SwellRaster", dependencies: ["CSpin"], linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "SwellRaster", dependencies: ["CSpin", "SwellSystem"], linkerSettings: [.linkedLibrary("m")]),
         .target(name: "SwellJSON"),
         .target(
             name: "SwellText",

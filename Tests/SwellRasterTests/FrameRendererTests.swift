@@ -106,6 +106,20 @@ func benchDataPath(_ name: String) -> String {
         }
     }
 
+    /// The default band heights: frames with waves keep bands of at least 96 rows (their kernels
+    /// compute columns again per band), up to four a thread; frames without are cut finer, up
+    /// to eight a thread of at least 48 rows; one thread draws the rows as one band.
+    @Test func bandHeightsFollowWhatTheFrameDraws() {
+        let two = FrameRenderer(threads: 2)
+        #expect(two.rowsPerBand(height: 189, width: 1920, mostlyCircles: false, repeatsColumns: true) == 95)
+        #expect(two.rowsPerBand(height: 600, width: 1920, mostlyCircles: false, repeatsColumns: true) == 100)
+        #expect(two.rowsPerBand(height: 600, width: 1920, mostlyCircles: false, repeatsColumns: false) == 50)
+        #expect(two.rowsPerBand(height: 1080, width: 1920, mostlyCircles: false, repeatsColumns: false) == 68)
+        #expect(two.rowsPerBand(height: 40, width: 1920, mostlyCircles: false, repeatsColumns: false) == 20)
+        let one = FrameRenderer(threads: 1)
+        #expect(one.rowsPerBand(height: 600, width: 1920, mostlyCircles: false, repeatsColumns: false) == 600)
+    }
+
     /// Shapes whose rows lie far beyond Int's range: the banded renderer's row extents converted
     /// them to Int unclamped, and a draw list with a wave stroke's baseline at 4.6e76 crashed
     /// `swell render` and `swell show` (found by fuzzing the file loaders). Above the frame a

@@ -96,3 +96,31 @@ private func temporaryFile(_ bytes: [UInt8]) throws -> String {
     #expect(reader.waitReadable(timeoutMilliseconds: 0))
     #expect(waitForReadable([writer, reader], timeoutMilliseconds: 0) == [1])
 }
+
+/// A thread started with `Thread` runs its body, and `join` returns only after it has: the body
+/// waits on the condition lock for the caller's go and then writes its result, so a `join` that
+/// did not wait, or a `broadcast` lost between the body's check and its sleep, would fail (or
+/// hang) here.
+@Test func aThreadRunsItsBodyAndJoinWaitsForIt() throws {
+    final class Shared: @unchecked Sendable {
+        let lock = ConditionLock(conditions: 2)
+        var go = false
+        var started = false
+        var result = 0
+    }
+    let shared = Shared()
+    let thread = try SwellSystem.Thread {
+        shared.lock.withLock { shared.started = true }
+        shared.lock.broadcast(1)
+        shared.lock.wait(on: 0) { !shared.go }
+        // Written outside the lock, after a wait: only `join` orders it before the reads below.
+        for step in 1...1000 { shared.result += step }
+    }
+    shared.lock.wait(on: 1) { !shared.started }
+    #expect(shared.result == 0)
+    shared.lock.withLock { shared.go = true }
+    shared.lock.broadcast(0)
+    thread.join()
+    #expect(shared.result == 500_500)
+    thread.join()  // a second join returns at once
+}

@@ -122,10 +122,18 @@ public final class FrameRenderer {
     /// threads than on one. Bands of at least `minimumBandRows`, up to four per thread for the
     /// balance a shared counter gives, in a multiple of the threads so none waits on a short last
     /// band.
-    public func rowsPerBand(height: Int, width: Int, mostlyCircles: Bool) -> Int {
+    ///
+    /// A frame with no wave fill or stroke (`repeatsColumns` false: no kernel computing its
+    /// columns again in every band) is cut finer, up to eight bands a thread of at least
+    /// `minimumFineBandRows`: the slideshow's reveal rows cost unevenly (the path's edges in its
+    /// first and last band), and with three bands a thread one thread waited ~0.33 ms of a
+    /// 2.5 ms frame for the other (a per-frame trace, portable build).
+    public func rowsPerBand(height: Int, width: Int, mostlyCircles: Bool, repeatsColumns: Bool = true) -> Int {
         if let bandHeight { return bandHeight }
         guard mostlyCircles else {
-            let perThread = threads == 1 ? 1 : min(4, max(1, height / (threads * FrameRenderer.minimumBandRows)))
+            let minimum = repeatsColumns ? FrameRenderer.minimumBandRows : FrameRenderer.minimumFineBandRows
+            let most = repeatsColumns ? 4 : 8
+            let perThread = threads == 1 ? 1 : min(most, max(1, height / (threads * minimum)))
             let count = threads * perThread
             return max(1, (height + count - 1) / count)
         }
@@ -138,6 +146,9 @@ public final class FrameRenderer {
     /// threads share it (fewer only when there are fewer rows than threads times this, and then
     /// one band per thread).
     public static let minimumBandRows = 96
+
+    /// `minimumBandRows` for frames without wave fills or strokes.
+    public static let minimumFineBandRows = 48
 
     /// A band's pixel bytes when circles dominate the frame: about a core's L2 cache (1 MiB on
     /// Zen 4/5, 512 KiB on a Raspberry Pi 5's Cortex-A76, where 1 MiB bands still halve the
@@ -165,14 +176,15 @@ public final class FrameRenderer {
     func renderRows(_ list: DisplayList, _ rows: Range<Int>, into surface: PixelSurface, tracksDamage: Bool) -> Damage {
         // Sleeping helpers wake while this thread bins the commands and finds the damage.
         helpers?.wake()
-        let (circles, depth) = bin(list, tracksDamage: tracksDamage)
+        let (circles, waves, depth) = bin(list, tracksDamage: tracksDamage)
         findDamage(list, surface, rows: rows, tracksDamage: tracksDamage, rowAlignment: circles > 0 ? 8 : 1)
         if !damage.isEmpty {
             disjointRects(of: damage, into: &regions, edges: &edges)
             var damagedRows = 0
             for region in regions { damagedRows += region.y1 - region.y0 }
             let mostlyCircles = 2 * circles > list.commands.count
-            let bandHeight = rowsPerBand(height: damagedRows, width: surface.width, mostlyCircles: mostlyCircles)
+            let bandHeight = rowsPerBand(
+                height: damagedRows, width: surface.width, mostlyCircles: mostlyCircles, repeatsColumns: waves > 0)
             if threads > 1 && self.bandHeight == nil && !mostlyCircles {
                 let count = (damagedRows + bandHeight - 1) / bandHeight
                 cutIntoBalancedBands(
@@ -206,11 +218,12 @@ public final class FrameRenderer {
     }
 
     /// Fills `rects` (and, when tracking, `signatures` and `images`); returns how many commands
-    /// are rings or discs and how deep layers nest.
-    private func bin(_ list: DisplayList, tracksDamage: Bool) -> (circles: Int, depth: Int) {
+    /// are rings or discs, how many wave fills or strokes, and how deep layers nest.
+    private func bin(_ list: DisplayList, tracksDamage: Bool) -> (circles: Int, waves: Int, depth: Int) {
         rects.removeAll(keepingCapacity: true)
         openLayers.removeAll(keepingCapacity: true)
         var circles = 0
+        var waves = 0
         var depth = 0
         for (index, command) in list.commands.enumerated() {
             let rect = bounds(of: command, width: list.width, height: list.height)
@@ -219,6 +232,7 @@ public final class FrameRenderer {
             case .draw(let draw):
                 switch draw.shape {
                 case .ring, .disc: circles += 1
+                case .waveFill, .waveStroke: waves += 1
                 default: break
                 }
             case .beginLayer:
@@ -237,7 +251,7 @@ public final class FrameRenderer {
         }
         // A layer never ended does nothing (its contents are drawn as they are).
         for layer in openLayers { rects[layer.begin] = ClipRect(x0: 0, y0: 0, x1: 0, y1: 0) }
-        guard tracksDamage else { return (circles, depth) }
+        guard tracksDamage else { return (circles, waves, depth) }
         swap(&signatures, &previousSignatures)
         signatures.removeAll(keepingCapacity: true)
         for (index, command) in list.commands.enumerated() {
@@ -247,7 +261,7 @@ public final class FrameRenderer {
             default: break
             }
         }
-        return (circles, depth)
+        return (circles, waves, depth)
     }
 
     /// This frame's damage within `rows`: the changed commands' rectangles (on multiples of
@@ -323,38 +337,55 @@ public final class FrameRenderer {
     /// Why: equal rows left one of two threads waiting when the commands crowd one side of the
     /// damage (a waveform's strokes pile up around its baseline, text sits at the top of its band).
     private func cutIntoBalancedBands(_ count: Int, width: Int, height: Int, alignment: Int) {
-        rowCosts.removeAll(keepingCapacity: true)
-        rowCosts.append(contentsOf: repeatElement(0, count: height + 1))
-        for rect in rects where !rect.isEmpty {
-            let top = max(0, min(height, rect.y0))
-            let bottom = max(top, min(height, rect.y1))
-            rowCosts[top] += rect.x1 - rect.x0
-            rowCosts[bottom] -= rect.x1 - rect.x0
-        }
-        var running = max(1, width / 4)
-        for y in 0..<height {
-            running += rowCosts[y]
-            rowCosts[y] = running
-        }
-        var total = 0
-        for region in regions {
-            for y in region.y0..<region.y1 { total += rowCosts[y] }
+        // The per-row work runs on a local array through its buffer: indexing the stored
+        // property in these loops paid an exclusivity check per access, ~20 µs a frame of the
+        // two-thread waveform's serial part (a per-frame trace), a tenth of a band.
+        var costs: [Int] = []
+        swap(&costs, &rowCosts)
+        defer { swap(&costs, &rowCosts) }
+        costs.removeAll(keepingCapacity: true)
+        costs.append(contentsOf: repeatElement(0, count: height + 1))
+        let total = costs.withUnsafeMutableBufferPointer { costs in
+            sumRowCosts(costs, width: width, height: height)
         }
         let share = max(1, (total + count - 1) / max(1, count))
         bands.removeAll(keepingCapacity: true)
         var spent = 0
         var goal = share
-        for region in regions {
-            var top = region.y0
-            for y in region.y0..<region.y1 {
-                spent += rowCosts[y]
-                guard spent >= goal, (y + 1) % alignment == 0, y + 1 < region.y1 else { continue }
-                bands.append(ClipRect(x0: region.x0, y0: top, x1: region.x1, y1: y + 1))
-                top = y + 1
-                while goal <= spent { goal += share }
+        costs.withUnsafeBufferPointer { costs in
+            for region in regions {
+                var top = region.y0
+                for y in region.y0..<region.y1 {
+                    spent += costs[y]
+                    guard spent >= goal, (y + 1) % alignment == 0, y + 1 < region.y1 else { continue }
+                    bands.append(ClipRect(x0: region.x0, y0: top, x1: region.x1, y1: y + 1))
+                    top = y + 1
+                    while goal <= spent { goal += share }
+                }
+                bands.append(ClipRect(x0: region.x0, y0: top, x1: region.x1, y1: region.y1))
             }
-            bands.append(ClipRect(x0: region.x0, y0: top, x1: region.x1, y1: region.y1))
         }
+    }
+
+    /// Fills `costs` (zeroed, `height + 1` rows) with each row's estimated cost (see
+    /// `cutIntoBalancedBands`) and returns the sum over the damage rectangles' rows.
+    private func sumRowCosts(_ costs: UnsafeMutableBufferPointer<Int>, width: Int, height: Int) -> Int {
+        for rect in rects where !rect.isEmpty {
+            let top = max(0, min(height, rect.y0))
+            let bottom = max(top, min(height, rect.y1))
+            costs[top] += rect.x1 - rect.x0
+            costs[bottom] -= rect.x1 - rect.x0
+        }
+        var running = max(1, width / 4)
+        for y in 0..<height {
+            running += costs[y]
+            costs[y] = running
+        }
+        var total = 0
+        for region in regions {
+            for y in region.y0..<region.y1 { total += costs[y] }
+        }
+        return total
     }
 
     private func renderBands(_ list: DisplayList, _ surface: PixelSurface) {
@@ -474,15 +505,9 @@ private struct BandJob: @unchecked Sendable {
                     command, on: rows, within: area, extent: (rects[index].y0, rects[index].y1),
                     hidden: index < columnOccluder ? hidden : nil)
             case .beginLayer:
-                rows.materialise(region.y0..<region.y1)
-                compositeImage(
-                    scratch.below(depth - 1, top: band.y0, bottom: band.y1), surface, alpha: 1, clip: region)
+                saveBelow(region, rows, scratch, depth: depth - 1, band: band)
             case .endLayer(let mask, let placement):
-                let below = scratch.below(depth, top: band.y0, bottom: band.y1)
-                guard let on = placement.target(surface, within: region),
-                    let from = placement.target(below, within: region)
-                else { continue }
-                applyLayerMask(on.surface, below: from.surface, mask, clip: on.clip)
+                maskLayer(region, rows, scratch, depth: depth, band: band, mask, placement)
             case .image(let image, let alpha, let placement):
                 // An opaque picture over the band's whole width replaces its rows: no need to write
                 // their virtual colour first.
@@ -499,6 +524,64 @@ private struct BandJob: @unchecked Sendable {
             }
         }
         rows.materialise(band.y0..<band.y1)
+    }
+
+    /// A layer's begin: keeps what is below the layer in `region` for its end's mask. A row still
+    /// virtual keeps only its colour (nothing written, nothing copied); a written row's pixels
+    /// are copied to the layer's "below" band.
+    ///
+    /// Why: the waveform's bundle is drawn over the clear's virtual rows; materialising and
+    /// copying them cost a band's pixels written twice and read once more by the mask, memory
+    /// traffic the two cores share.
+    func saveBelow(_ region: ClipRect, _ rows: UniformRows, _ scratch: BandScratch.View, depth: Int, band: ClipRect) {
+        let colors = scratch.belowColors(depth, top: band.y0)
+        let below = scratch.below(depth, top: band.y0, bottom: band.y1)
+        var y = region.y0
+        while y < region.y1 {
+            let color = rows.colors[y]
+            var end = y + 1
+            while end < region.y1 && (rows.colors[end] == UniformRows.written) == (color == UniformRows.written) {
+                end += 1
+            }
+            if color == UniformRows.written {
+                for row in y..<end { colors[row] = UniformRows.written }
+                compositeImage(below, surface, alpha: 1, clip: ClipRect(x0: region.x0, y0: y, x1: region.x1, y1: end))
+            } else {
+                for row in y..<end { colors[row] = rows.colors[row] }
+            }
+            y = end
+        }
+    }
+
+    /// A layer's end: mixes the layer's pixels in `region` back towards what was below it,
+    /// through the mask. A row virtual both below and in the layer, in the same colour, is left
+    /// as it is (mix(c, c, t) is c in every channel: the layer drew nothing there); a row
+    /// virtual below is mixed towards its colour, the same bytes as towards a copy of it.
+    func maskLayer(
+        _ region: ClipRect, _ rows: UniformRows, _ scratch: BandScratch.View, depth: Int, band: ClipRect,
+        _ mask: HorizontalGradientMask, _ placement: OpPlacement
+    ) {
+        let colors = scratch.belowColors(depth, top: band.y0)
+        let below = scratch.below(depth, top: band.y0, bottom: band.y1)
+        var y = region.y0
+        while y < region.y1 {
+            // Runs of rows to mix, between rows left alone.
+            guard rows.colors[y] == UniformRows.written || rows.colors[y] != colors[y] else {
+                y += 1
+                continue
+            }
+            var end = y + 1
+            while end < region.y1 && (rows.colors[end] == UniformRows.written || rows.colors[end] != colors[end]) {
+                end += 1
+            }
+            rows.materialise(y..<end)
+            let run = ClipRect(x0: region.x0, y0: y, x1: region.x1, y1: end)
+            if let on = placement.target(surface, within: run), let from = placement.target(below, within: run) {
+                applyLayerMask(
+                    on.surface, below: from.surface, belowColors: colors + placement.origin.y, mask, clip: on.clip)
+            }
+            y = end
+        }
     }
 
     /// The pixels of `band` the column occluder stores its colour in (nil: none, or the band
@@ -565,6 +648,8 @@ private final class BandScratch {
     private var colorCapacity = 1
     private var hidden = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
     private var hiddenCapacity = 1
+    private var belowColors = UnsafeMutablePointer<UInt32>.allocate(capacity: 1)
+    private var belowColorCapacity = 1
     private var layers = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 64)
     private var layerBytes = 64
     private var rows = 1
@@ -574,6 +659,7 @@ private final class BandScratch {
     deinit {
         colors.deallocate()
         hidden.deallocate()
+        belowColors.deallocate()
         layers.deallocate()
     }
 
@@ -589,6 +675,11 @@ private final class BandScratch {
             hidden = .allocate(capacity: groups)
             hiddenCapacity = groups
         }
+        if belowColorCapacity < max(1, depth) * rows {
+            belowColors.deallocate()
+            belowColors = .allocate(capacity: max(1, depth) * rows)
+            belowColorCapacity = max(1, depth) * rows
+        }
         self.rows = rows
         self.width = width
         stride = (width * 4 + 63) & ~63
@@ -600,12 +691,19 @@ private final class BandScratch {
         }
     }
 
-    var view: View { View(colors: colors, hidden: hidden, layers: layers, rows: rows, stride: stride, width: width) }
+    var view: View {
+        View(
+            colors: colors, hidden: hidden, belowColors: belowColors, layers: layers, rows: rows, stride: stride,
+            width: width)
+    }
 
     struct View: @unchecked Sendable {
         let colors: UnsafeMutablePointer<UInt32>
         /// Per column group, for `BandJob.hiddenGroups`.
         let hidden: UnsafeMutablePointer<Int32>
+        /// Per open layer and row: the row's virtual colour below the layer, or
+        /// `UniformRows.written` when its pixels are in the layer's "below" band.
+        let belowColors: UnsafeMutablePointer<UInt32>
         let layers: UnsafeMutableRawPointer
         let rows: Int
         let stride: Int
@@ -617,6 +715,11 @@ private final class BandScratch {
         func below(_ depth: Int, top: Int, bottom: Int) -> PixelSurface {
             let band = layers + depth * rows * stride
             return PixelSurface(base: band - top * stride, width: width, height: bottom, stride: stride)
+        }
+
+        /// Layer `depth`'s row colours below it, indexed by frame row (as `below`).
+        func belowColors(_ depth: Int, top: Int) -> UnsafeMutablePointer<UInt32> {
+            belowColors + depth * rows - top
         }
     }
 }

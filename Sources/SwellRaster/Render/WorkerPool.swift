@@ -1,9 +1,6 @@
 import CSpin
+import SwellSystem
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// A job for `WorkerPool.run`: a C function called once on every thread with the job's context
 /// and the thread's index (0 is the caller). A plain function pointer, so handing a frame over
@@ -25,27 +22,28 @@ final class WorkerPool {
     /// Threads besides the caller.
     let helpers: Int
     private let state: PoolState
-    private var threads: [pthread_t] = []
+    private var threads: [SwellSystem.Thread] = []
 
     init(helpers: Int) {
         precondition(helpers >= 1)
         self.helpers = helpers
         state = PoolState(helpers: helpers)
         for index in 1...helpers {
-            let start = Unmanaged.passRetained(HelperStart(state: state, worker: index)).toOpaque()
-            var thread = pthread_t()
-            let status = pthread_create(&thread, nil, helperMain, start)
-            // Without threads no frame can be drawn in parallel; nor can it be drawn at all
-            // if the system cannot create two, so this is not a recoverable error.
-            precondition(status == 0, "pthread_create failed (\(status))")
-            threads.append(thread)
+            let state = self.state
+            do {
+                threads.append(try SwellSystem.Thread { state.helperLoop(worker: index) })
+            } catch {
+                // Without threads no frame can be drawn in parallel; nor can it be drawn at all
+                // if the system cannot create two, so this is not a recoverable error.
+                preconditionFailure("pthread_create failed (\(error))")
+            }
         }
     }
 
     deinit {
         state.shutdown.store(true, ordering: .sequentiallyConsistent)
-        state.signal.broadcastWork()
-        for thread in threads { pthread_join(thread, nil) }
+        state.signal.broadcast(PoolState.work)
+        for thread in threads { thread.join() }
     }
 
     /// Runs `body(context, worker)` on the caller (worker 0) and on the helpers (1...helpers)
@@ -61,7 +59,7 @@ final class WorkerPool {
         // generation, or this sees it asleep and signals it.
         state.participants.store(0, ordering: .sequentiallyConsistent)
         state.generation.add(1, ordering: .sequentiallyConsistent)
-        if state.sleepingHelpers.load(ordering: .sequentiallyConsistent) > 0 { state.signal.broadcastWork() }
+        if state.sleepingHelpers.load(ordering: .sequentiallyConsistent) > 0 { state.signal.broadcast(PoolState.work) }
         body(context, 0)
         state.closeAndWaitForParticipants()
     }
@@ -71,7 +69,7 @@ final class WorkerPool {
     func wake() {
         guard state.sleepingHelpers.load(ordering: .relaxed) > 0 else { return }
         state.wakeups.add(1, ordering: .sequentiallyConsistent)
-        state.signal.broadcastWork()
+        state.signal.broadcast(PoolState.work)
     }
 
     /// Pauses a waiting thread spins for before it sleeps: ~50 µs at the ~25 ns a `pause` took on
@@ -95,7 +93,10 @@ private final class PoolState: @unchecked Sendable {
     /// Whether the caller sleeps (or is about to) on `signal`'s done condition.
     let callerSleeping = Atomic<Bool>(false)
     let shutdown = Atomic<Bool>(false)
-    let signal = PoolSignal()
+    /// Helpers sleep on its `work` condition, the caller on `done`.
+    let signal = ConditionLock(conditions: 2)
+    static let work = 0
+    static let done = 1
     /// The current job: written by the caller before `generation` is bumped, read by the helpers
     /// after they see the new generation.
     var body: PoolBody?
@@ -114,7 +115,7 @@ private final class PoolState: @unchecked Sendable {
             if participants.subtract(1, ordering: .sequentiallyConsistent).newValue == PoolState.closed,
                 callerSleeping.load(ordering: .sequentiallyConsistent)
             {
-                signal.signalDone()
+                signal.signal(PoolState.done)
             }
         }
     }
@@ -144,7 +145,7 @@ private final class PoolState: @unchecked Sendable {
             }
             let woken = wakeups.load(ordering: .sequentiallyConsistent)
             sleepingHelpers.add(1, ordering: .sequentiallyConsistent)
-            signal.waitForWork {
+            signal.wait(on: PoolState.work) {
                 generation.load(ordering: .sequentiallyConsistent) == seen
                     && wakeups.load(ordering: .sequentiallyConsistent) == woken
                     && !shutdown.load(ordering: .sequentiallyConsistent)
@@ -164,72 +165,9 @@ private final class PoolState: @unchecked Sendable {
             swell_spin_pause()
         }
         callerSleeping.store(true, ordering: .sequentiallyConsistent)
-        signal.waitForDone { participants.load(ordering: .sequentiallyConsistent) != PoolState.closed }
+        signal.wait(on: PoolState.done) { participants.load(ordering: .sequentiallyConsistent) != PoolState.closed }
         callerSleeping.store(false, ordering: .relaxed)
         // Acquire the helpers' writes (their pixels) through the counter they released.
         _ = participants.load(ordering: .acquiring)
     }
-}
-
-/// A pthread mutex with two conditions (work for the helpers, done for the caller), in memory of
-/// their own: pthread objects must not move.
-private final class PoolSignal: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let work = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    private let done = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-
-    init() {
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(work, nil)
-        pthread_cond_init(done, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(done)
-        pthread_cond_destroy(work)
-        pthread_mutex_destroy(mutex)
-        done.deallocate()
-        work.deallocate()
-        mutex.deallocate()
-    }
-
-    /// Sleeps on the work condition while `waiting()` holds (checked under the mutex, so a
-    /// broadcast after the state changed cannot be missed).
-    func waitForWork(while waiting: () -> Bool) { wait(on: work, while: waiting) }
-    func waitForDone(while waiting: () -> Bool) { wait(on: done, while: waiting) }
-
-    func broadcastWork() {
-        pthread_mutex_lock(mutex)
-        pthread_cond_broadcast(work)
-        pthread_mutex_unlock(mutex)
-    }
-
-    func signalDone() {
-        pthread_mutex_lock(mutex)
-        pthread_cond_signal(done)
-        pthread_mutex_unlock(mutex)
-    }
-
-    private func wait(on condition: UnsafeMutablePointer<pthread_cond_t>, while waiting: () -> Bool) {
-        pthread_mutex_lock(mutex)
-        while waiting() { pthread_cond_wait(condition, mutex) }
-        pthread_mutex_unlock(mutex)
-    }
-}
-
-/// A helper thread's start: the shared state and its index, passed retained through pthread.
-private final class HelperStart {
-    let state: PoolState
-    let worker: Int
-    init(state: PoolState, worker: Int) {
-        self.state = state
-        self.worker = worker
-    }
-}
-
-private func helperMain(_ argument: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    guard let argument else { return nil }
-    let start = Unmanaged<HelperStart>.fromOpaque(argument).takeRetainedValue()
-    start.state.helperLoop(worker: start.worker)
-    return nil
 }

@@ -62,3 +62,46 @@ func systemClosedir(_ directory: OpaquePointer) -> Int32 { closedir(directory) }
 @usableFromInline func systemRealpath(_ path: String) -> UnsafeMutablePointer<CChar>? { realpath(path, nil) }
 
 @usableFromInline func systemFree(_ pointer: UnsafeMutableRawPointer?) { free(pointer) }
+
+@usableFromInline func systemThreadCreate(
+    _ thread: inout pthread_t, _ main: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?,
+    _ argument: UnsafeMutableRawPointer
+) -> Int32 { pthread_create(&thread, nil, main, argument) }
+
+@usableFromInline func systemThreadJoin(_ thread: pthread_t) -> Int32 { pthread_join(thread, nil) }
+
+@usableFromInline func systemMutexInit(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) -> Int32 {
+    pthread_mutex_init(mutex, nil)
+}
+
+@usableFromInline func systemMutexDestroy(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) -> Int32 {
+    pthread_mutex_destroy(mutex)
+}
+
+@usableFromInline func systemMutexLock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) -> Int32 {
+    pthread_mutex_lock(mutex)
+}
+
+@usableFromInline func systemMutexUnlock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) -> Int32 {
+    pthread_mutex_unlock(mutex)
+}
+
+@usableFromInline func systemCondInit(_ condition: UnsafeMutablePointer<pthread_cond_t>) -> Int32 {
+    pthread_cond_init(condition, nil)
+}
+
+@usableFromInline func systemCondDestroy(_ condition: UnsafeMutablePointer<pthread_cond_t>) -> Int32 {
+    pthread_cond_destroy(condition)
+}
+
+@usableFromInline func systemCondWait(
+    _ condition: UnsafeMutablePointer<pthread_cond_t>, _ mutex: UnsafeMutablePointer<pthread_mutex_t>
+) -> Int32 { pthread_cond_wait(condition, mutex) }
+
+@usableFromInline func systemCondSignal(_ condition: UnsafeMutablePointer<pthread_cond_t>) -> Int32 {
+    pthread_cond_signal(condition)
+}
+
+@usableFromInline func systemCondBroadcast(_ condition: UnsafeMutablePointer<pthread_cond_t>) -> Int32 {
+    pthread_cond_broadcast(condition)
+}

@@ -46,6 +46,17 @@ public let layerMaskTileColumns = 512
 @inlinable
 public func applyLayerMask(_ surface: PixelSurface, below: PixelSurface, _ mask: HorizontalGradientMask, clip: ClipRect)
 {
+    applyLayerMask(surface, below: below, belowColors: nil, mask, clip: clip)
+}
+
+/// `applyLayerMask`, where a row `y` with a non-zero `belowColors[y]` was that one opaque colour
+/// below the layer (a virtual row of `UniformRows`: `below` is not read there). Mixing towards
+/// the colour is the same arithmetic as towards a copy of it, so the same bytes.
+@inlinable
+public func applyLayerMask(
+    _ surface: PixelSurface, below: PixelSurface, belowColors: UnsafePointer<UInt32>?, _ mask: HorizontalGradientMask,
+    clip: ClipRect
+) {
     let area = clip.intersection(surface.bounds).intersection(below.bounds)
     guard !area.isEmpty, let first = mask.stops.first else { return }
     var ramp = InlineArray<528, Float>(repeating: 0)  // layerMaskTileColumns + one vector
@@ -80,6 +91,10 @@ public func applyLayerMask(_ surface: PixelSurface, below: PixelSurface, _ mask:
                 // m = 1 keeps the layer, m = 0 restores what was below: mix(drawn, below, 1 − m).
                 for y in area.y0..<area.y1 {
                     let row = surface.row(y) + tileLeft
+                    if let belowColors, belowColors[y] != 0 {
+                        mixRow(row, towards: belowColors[y], alphas, columns: columns)
+                        continue
+                    }
                     let under = below.row(y) + tileLeft
                     var x = 0
                     while x < columns {
@@ -96,5 +111,30 @@ public func applyLayerMask(_ surface: PixelSurface, below: PixelSurface, _ mask:
                 tileLeft += columns
             }
         }
+    }
+}
+
+/// One row's `columns` pixels mixed towards the opaque `color` by 1 − the ramp's `alphas`
+/// (`mixLanes` with a row of that colour).
+@inlinable @inline(__always)
+func mixRow(
+    _ row: UnsafeMutablePointer<UInt32>, towards color: UInt32, _ alphas: UnsafeMutablePointer<Float>, columns: Int
+) {
+    let one = LaneFloats(repeating: 1)
+    let under = PixelVector(repeating: color)
+    var x = 0
+    while x < columns {
+        let count = min(laneCount, columns - x)
+        let m = UnsafeRawPointer(alphas + x).loadUnaligned(as: LaneFloats.self)
+        if count == laneCount {
+            if !all(m .>= one) {
+                let p = UnsafeMutableRawPointer(row + x)
+                p.storeBytes(of: mixPixels(p.loadUnaligned(as: PixelVector.self), under, one - m), as: PixelVector.self)
+            }
+        } else {
+            let t = one - m
+            for i in 0..<count { row[x + i] = mixPixel(row[x + i], color, t[i]) }
+        }
+        x += count
     }
 }

@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A thread of the process (a pthread), started with a closure and joined once.
+///
+/// Why not Foundation's `Thread` or Dispatch: SwellRaster's worker pool needs a few long-lived
+/// threads and nothing else, without Foundation. Starting one allocates (its closure, boxed);
+/// it is meant for threads created once, not per frame.
+public final class Thread {
+    private var thread: pthread_t
+    private var joined = false
+
+    /// Starts `body` on a new thread. Throws the error number pthread_create returned (EAGAIN:
+    /// the process's or system's thread limit).
+    public init(_ body: @escaping () -> Void) throws(Errno) {
+        let start = Unmanaged.passRetained(ThreadStart(body)).toOpaque()
+        var created = pthread_t()
+        let status = systemThreadCreate(&created, threadMain, start)
+        guard status == 0 else {
+            Unmanaged<ThreadStart>.fromOpaque(start).release()
+            throw Errno(rawValue: status)
+        }
+        thread = created
+    }
+
+    /// Waits until the thread's body has returned (once; later calls return at once).
+    public func join() {
+        guard !joined else { return }
+        joined = true
+        let status = systemThreadJoin(thread)
+        // Only EDEADLK (joining itself) or a bad handle can fail here: both are bugs.
+        precondition(status == 0, "pthread_join failed (\(Errno(rawValue: status).name))")
+    }
+
+    /// A thread never joined is joined here, so its resources are not leaked.
+    deinit { join() }
+}
+
+/// A thread's body, passed retained through pthread_create's argument.
+private final class ThreadStart {
+    let body: () -> Void
+    init(_ body: @escaping () -> Void) { self.body = body }
+}
+
+private func threadMain(_ argument: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    guard let argument else { return nil }
+    Unmanaged<ThreadStart>.fromOpaque(argument).takeRetainedValue().body()
+    return nil
+}
+
+/// A mutex with a few condition variables on it (pthread's), for threads that sleep until
+/// another changes some shared state. The state itself is the caller's (atomics, typically);
+/// the lock only makes "check, then sleep" and "change, then wake" exclude each other, so a
+/// wake-up cannot fall between a sleeper's check and its sleep.
+public final class ConditionLock: @unchecked Sendable {
+    // pthread objects must not move: they live in memory of their own, not in the class's
+    // stored properties (which Swift may not keep at a fixed address for C).
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let conditions: UnsafeMutablePointer<pthread_cond_t>
+    /// How many conditions (numbered 0..<count).
+    public let count: Int
+
+    public init(conditions count: Int = 1) {
+        precondition(count >= 1)
+        self.count = count
+        conditions = .allocate(capacity: count)
+        // Default attributes: these fail only for a lack of memory, which Swift treats as fatal too.
+        precondition(systemMutexInit(mutex) == 0, "pthread_mutex_init failed")
+        for index in 0..<count {
+            precondition(systemCondInit(conditions + index) == 0, "pthread_cond_init failed")
+        }
+    }
+
+    deinit {
+        for index in 0..<count { _ = systemCondDestroy(conditions + index) }
+        _ = systemMutexDestroy(mutex)
+        conditions.deallocate()
+        mutex.deallocate()
+    }
+
+    /// Sleeps on condition `condition` while `waiting()` holds, checked under the lock (so a
+    /// `broadcast` or `signal` made after the state changed cannot be missed).
+    public func wait(on condition: Int = 0, while waiting: () -> Bool) {
+        precondition(condition >= 0 && condition < count)
+        _ = systemMutexLock(mutex)
+        while waiting() { _ = systemCondWait(conditions + condition, mutex) }
+        _ = systemMutexUnlock(mutex)
+    }
+
+    /// Runs `body` holding the lock: for changing the state that sleepers check, when no atomic does.
+    public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        _ = systemMutexLock(mutex)
+        defer { _ = systemMutexUnlock(mutex) }
+        return try body()
+    }
+
+    /// Wakes every thread sleeping on `condition`.
+    public func broadcast(_ condition: Int = 0) {
+        precondition(condition >= 0 && condition < count)
+        _ = systemMutexLock(mutex)
+        _ = systemCondBroadcast(conditions + condition)
+        _ = systemMutexUnlock(mutex)
+    }
+
+    /// Wakes one thread sleeping on `condition`.
+    public func signal(_ condition: Int = 0) {
+        precondition(condition >= 0 && condition < count)
+        _ = systemMutexLock(mutex)
+        _ = systemCondSignal(conditions + condition)
+        _ = systemMutexUnlock(mutex)
+    }
+}
