@@ -270,6 +270,23 @@ public struct MaskAccumulator {
             wide: hiCeil .> loFloor + 2)
     }
 
+    /// Adds one row step of a batched line: a wide step through `addWideStep`, a narrow one as
+    /// its three precomputed cells.
+    @inline(__always)
+    private func addStep(
+        wide: Bool, row: Int, from x: Double, to nextX: Double, _ delta: Float, cell index: Int, _ c0: Float,
+        _ c1: Float, _ c2: Float
+    ) {
+        if wide {
+            addWideStep(cells + row &* width, x, nextX, delta)
+        } else {
+            let cell = cells + index
+            cell[0] += c0
+            cell[1] += c1
+            cell[2] += c2
+        }
+    }
+
     /// Adds a computed batch's lines, lane by lane, in order.
     @inline(__always)
     private func applyBatch(_ slot: UnsafeMutableRawPointer, lanes: Int) {
@@ -279,24 +296,16 @@ public struct MaskAccumulator {
             guard flags & 1 != 0 else { continue }
             let x = b.double(LineBatch.x, k)
             let nextX1 = b.double(LineBatch.nextX1, k)
-            if flags & 2 != 0 {
-                addWideStep(cells + b.int(LineBatch.row1, k) &* width, x, nextX1, b.float(LineBatch.d1, k))
-            } else {
-                let cell = cells + b.int(LineBatch.index1, k)
-                cell[0] += b.float(LineBatch.c01, k)
-                cell[1] += b.float(LineBatch.c11, k)
-                cell[2] += b.float(LineBatch.c21, k)
-            }
+            addStep(
+                wide: flags & 2 != 0, row: b.int(LineBatch.row1, k), from: x, to: nextX1, b.float(LineBatch.d1, k),
+                cell: b.int(LineBatch.index1, k), b.float(LineBatch.c01, k), b.float(LineBatch.c11, k),
+                b.float(LineBatch.c21, k))
             guard flags & 4 != 0 else { continue }
             let nextX2 = b.double(LineBatch.nextX2, k)
-            if flags & 8 != 0 {
-                addWideStep(cells + b.int(LineBatch.row2, k) &* width, nextX1, nextX2, b.float(LineBatch.d2, k))
-            } else {
-                let cell = cells + b.int(LineBatch.index2, k)
-                cell[0] += b.float(LineBatch.c02, k)
-                cell[1] += b.float(LineBatch.c12, k)
-                cell[2] += b.float(LineBatch.c22, k)
-            }
+            addStep(
+                wide: flags & 8 != 0, row: b.int(LineBatch.row2, k), from: nextX1, to: nextX2, b.float(LineBatch.d2, k),
+                cell: b.int(LineBatch.index2, k), b.float(LineBatch.c02, k), b.float(LineBatch.c12, k),
+                b.float(LineBatch.c22, k))
             guard flags & 16 != 0 else { continue }
             addRowSteps(
                 x: nextX2, y: b.double(LineBatch.nextY2, k), bottom: b.double(LineBatch.bottom, k),
