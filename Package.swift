@@ -53,7 +53,9 @@ let package = Package(
         .target(name: "SwellJSON"),
         .target(
             name: "SwellText",
-            dependencies: ["SwellRaster", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBiDi", "CUnibreak"]),
+            dependencies: [
+                "SwellRaster", "SwellSystem", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBiDi", "CUnibreak",
+            ]),
         .target(name: "SwellDrawList", dependencies: ["SwellRaster", "SwellJSON", "SwellSystem", "SwellText"]),
         .target(name: "SwellOutput", dependencies: ["SwellRaster", "SwellSystem", "CPNG", "CJPEG", "CPNGRows"]),
         .target(name: "SwellScenes", dependencies: ["SwellRaster", "SwellJSON", "SwellText"]),

@@ -1,10 +1,6 @@
 import SwellRaster
 import SwellSystem
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The picture formats `swell show` and the slideshow read, told apart by file name.
 public enum PictureFormat: Sendable {
     case png
@@ -47,11 +43,11 @@ public func readPicture(path: String, covering: (width: Int, height: Int)? = nil
 /// Why a picture's header could not be read: the file is missing or unreadable (exit status 66),
 /// or it is not a `format` file the decoder accepts, with the decoder's `reason`.
 func unreadablePicture(path: String, format: String, reason: String) -> OutputError {
-    let missing = access(path, R_OK) != 0
+    let error = readError(path)
     return OutputError(
         path: path,
-        reason: missing ? "cannot read: \(Errno.current.message)" : "not a readable \(format): \(reason)",
-        isMissingInput: missing)
+        reason: error.map { "cannot read: \($0.message)" } ?? "not a readable \(format): \(reason)",
+        isMissingInput: error != nil)
 }
 
 /// Throws unless both sides are 1...16384 (a 1 GiB buffer), so a damaged or hostile header

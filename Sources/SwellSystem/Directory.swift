@@ -17,6 +17,13 @@ public func directoryEntries(_ path: String) -> [String] {
     return names.sorted(by: naturalOrder)
 }
 
+/// Whether `path` names something that exists, readable or not (access F_OK).
+public func fileExists(_ path: String) -> Bool { systemAccess(path, F_OK) == 0 }
+
+/// Nil when this process may read `path`; otherwise why it may not (access R_OK), for messages
+/// that tell a missing file from a forbidden one.
+public func readError(_ path: String) -> Errno? { systemAccess(path, R_OK) == 0 ? nil : .current }
+
 /// The first line of a small text file (a sysfs attribute), without its newline; nil if it
 /// cannot be read.
 public func firstLine(ofFile path: String) -> String? {

@@ -1,7 +1,7 @@
 import CFontconfig
 import CFreeType
 import CHarfBuzz
-import Glibc
+import SwellSystem
 
 /// Opens fonts by file or by fontconfig pattern, once each, and finds fallback fonts for
 /// characters a font lacks.
@@ -36,8 +36,8 @@ public final class FontLibrary {
     public func font(file: String, index: Int = 0) throws(TextError) -> Font {
         let key = index == 0 ? file : "\(file)#\(index)"
         if let font = fontsByFile[key] { return font }
-        if access(file, F_OK) != 0 { throw .fontMissing(file: file) }
-        if access(file, R_OK) != 0 { throw .fontUnreadable(file: file, reason: String(cString: strerror(errno))) }
+        if !fileExists(file) { throw .fontMissing(file: file) }
+        if let error = readError(file) { throw .fontUnreadable(file: file, reason: error.message) }
         var face: FT_Face?
         let status = FT_New_Face(freeType.handle, file, FT_Long(index), &face)
         guard status == 0, let face else { throw .notAFont(file: file, freeTypeError: status) }

@@ -61,6 +61,8 @@ func systemClosedir(_ directory: OpaquePointer) -> Int32 { closedir(directory) }
 /// realpath(3) into a heap buffer the caller frees; nil when the path does not resolve.
 @usableFromInline func systemRealpath(_ path: String) -> UnsafeMutablePointer<CChar>? { realpath(path, nil) }
 
+@usableFromInline func systemAccess(_ path: String, _ mode: Int32) -> Int32 { access(path, mode) }
+
 @usableFromInline func systemFree(_ pointer: UnsafeMutableRawPointer?) { free(pointer) }
 
 @usableFromInline func systemThreadCreate(
