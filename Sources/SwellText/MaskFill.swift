@@ -73,17 +73,23 @@ public struct MaskAccumulator {
         currentY = y
     }
 
+    /// How many chords keep a quadratic within `maskFlatteningTolerance` of its curve (its
+    /// deviation from a chord is a quarter of its second difference), at most 256.
+    @inline(__always)
+    private func chordCount(_ x0: Double, _ y0: Double, _ cx: Double, _ cy: Double, _ x: Double, _ y: Double) -> Int {
+        let ddx = x0 - 2 * cx + x
+        let ddy = y0 - 2 * cy + y
+        let deviation = (ddx * ddx + ddy * ddy).squareRoot() / 4
+        return deviation > maskFlatteningTolerance
+            ? min(256, Int((deviation / maskFlatteningTolerance).squareRoot().rounded(.up))) : 1
+    }
+
     /// A quadratic's chords, queued eight points at a time (each point the same expression as
     /// one at a time, lane by lane).
     public mutating func quad(_ cx: Double, _ cy: Double, _ x: Double, _ y: Double) {
         let x0 = currentX
         let y0 = currentY
-        let ddx = x0 - 2 * cx + x
-        let ddy = y0 - 2 * cy + y
-        let deviation = (ddx * ddx + ddy * ddy).squareRoot() / 4
-        let n =
-            deviation > maskFlatteningTolerance
-            ? min(256, Int((deviation / maskFlatteningTolerance).squareRoot().rounded(.up))) : 1
+        let n = chordCount(x0, y0, cx, cy, x, y)
         if n > 1 {
             // Room for n - 1 lines and the last vector's spare lanes.
             if pendingCount + n + 8 > batchCapacity { addPending() }
@@ -332,12 +338,7 @@ public struct MaskAccumulator {
     public mutating func quadAlone(_ cx: Double, _ cy: Double, _ x: Double, _ y: Double) {
         let x0 = currentX
         let y0 = currentY
-        let ddx = x0 - 2 * cx + x
-        let ddy = y0 - 2 * cy + y
-        let deviation = (ddx * ddx + ddy * ddy).squareRoot() / 4
-        let n =
-            deviation > maskFlatteningTolerance
-            ? min(256, Int((deviation / maskFlatteningTolerance).squareRoot().rounded(.up))) : 1
+        let n = chordCount(x0, y0, cx, cy, x, y)
         let step = 1 / Double(n)
         for i in 1..<max(n, 1) {
             let t = Double(i) * step
