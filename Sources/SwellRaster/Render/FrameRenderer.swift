@@ -447,10 +447,9 @@ struct Occluder {
 /// full-width opaque fill). Those pixels get the colour itself in every path of the kernel
 /// (`WaveBlender.fullSpan`, `fullPixel`), whatever they were.
 private func opaqueRows(of command: DrawCommand, on surface: PixelSurface) -> ClipRect? {
-    guard case .waveFill(let wave) = command.shape, command.origin == .zero else { return nil }
-    let source = SourceColor(command.color)
-    guard source.alpha >= 1,
-        let fill = WaveFillRows(wave, source, surface: surface, clip: command.clip ?? surface.bounds),
+    guard let wave = opaqueWaveInPlace(command),
+        let fill = WaveFillRows(
+            wave, SourceColor(command.color), surface: surface, clip: command.clip ?? surface.bounds),
         !fill.fullRows.isEmpty
     else { return nil }
     return ClipRect(x0: fill.area.x0, y0: fill.fullRows.lowerBound, x1: fill.area.x1, y1: fill.fullRows.upperBound)
@@ -459,11 +458,18 @@ private func opaqueRows(of command: DrawCommand, on surface: PixelSurface) -> Cl
 /// Whether `command` is an opaque wave fill across the surface's width, drawn where it is: one
 /// whose curve rows can hide column groups of earlier commands (`BandJob.hiddenGroups`).
 private func isFullWidthOpaqueFill(_ command: DrawCommand, on surface: PixelSurface) -> Bool {
-    guard case .waveFill = command.shape, command.origin == .zero, SourceColor(command.color).alpha >= 1 else {
-        return false
-    }
+    guard opaqueWaveInPlace(command) != nil else { return false }
     guard let clip = command.clip else { return true }
     return clip.x0 <= 0 && clip.x1 >= surface.width
+}
+
+/// The wave of an opaque wave fill drawn where it is (no origin shift): a fill whose covered
+/// pixels are its colour whatever lay under them, the one kind of occluder both `opaqueRows`
+/// and `isFullWidthOpaqueFill` look for.
+private func opaqueWaveInPlace(_ command: DrawCommand) -> Wave? {
+    guard case .waveFill(let wave) = command.shape, command.origin == .zero, SourceColor(command.color).alpha >= 1
+    else { return nil }
+    return wave
 }
 
 /// One frame's commands and rectangles, shared read-only by the threads drawing its bands.
