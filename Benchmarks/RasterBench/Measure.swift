@@ -100,7 +100,9 @@ private func measureList(
     /// as Swell's stay open; Swell's masks are freed here, as Cairo's scaled fonts are dropped).
     func emptyCaches(_ renderer: Renderer) {
         switch renderer {
-        case .swellCold: coldList.typesetter?.removeCachedLines()
+        case .swellCold:
+            coldList.typesetter?.removeCachedLines()
+            coldList.emptyTextRuns()
         case .cairoCold: coldCairo!.text?.reset()
         default: break
         }

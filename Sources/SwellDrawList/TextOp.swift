@@ -15,19 +15,32 @@ public struct DrawList {
         guard let typesetter else { return }
         let visible = ClipRect(x0: 0, y0: 0, x1: frame.width, y1: frame.height)
         for text in texts {
-            guard case .draw(var command) = frame.commands[text.commandIndex], case .glyphs(var run) = command.shape
-            else { continue }
-            // The list's and `command`'s references to the run let go (`.beginLayer`: a placeholder
-            // until the run is back), so it is laid out in place.
-            frame.commands[text.commandIndex] = .beginLayer
-            command.shape = .disc(Disc(centerX: 0, centerY: 0, radius: 0))
-            run.removeAll()
-            try? typesetter.layout(
-                text.text, font: text.font, size: text.size, x: text.x, y: text.y, features: text.features,
-                visible: visible, into: &run)
-            command.shape = .glyphs(run)
-            frame.commands[text.commandIndex] = .draw(command)
+            withRun(of: text) { run in
+                run.removeAll()
+                try? typesetter.layout(
+                    text.text, font: text.font, size: text.size, x: text.x, y: text.y, features: text.features,
+                    visible: visible, into: &run)
+            }
         }
+    }
+
+    /// Empties every text op's run, keeping its storage: its glyphs let go of their masks. The
+    /// bench calls it untimed before a cold frame, with `removeCachedLines`, so that the cold frame
+    /// does not pay for freeing the previous frame's masks (Cairo's fonts are dropped untimed too).
+    public mutating func emptyTextRuns() {
+        for text in texts { withRun(of: text) { $0.removeAll() } }
+    }
+
+    /// Calls `body` with `text`'s glyph run held once: the list's and the command's references
+    /// let go (`.beginLayer` is a placeholder until the run is back), so it changes in place.
+    private mutating func withRun(of text: TextOp, _ body: (inout GlyphRun) -> Void) {
+        guard case .draw(var command) = frame.commands[text.commandIndex], case .glyphs(var run) = command.shape
+        else { return }
+        frame.commands[text.commandIndex] = .beginLayer
+        command.shape = .disc(Disc(centerX: 0, centerY: 0, radius: 0))
+        body(&run)
+        command.shape = .glyphs(run)
+        frame.commands[text.commandIndex] = .draw(command)
     }
 }
 

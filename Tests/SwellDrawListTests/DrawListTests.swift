@@ -33,6 +33,28 @@ private func benchList(_ name: String) -> String {
         _ = try loadDrawList(path: benchList("ripples-60"))
     }
 
+    /// What the bench's cold frame does: empty the caches and the runs (untimed), lay the text
+    /// out again (timed). The runs must really be empty in between, and the frame after must be
+    /// the same bytes as the first.
+    @Test func textLaidOutAgainAfterEmptyingGivesTheSameFrame() throws {
+        var list = try loadDrawListDocument(path: benchList("text-page"))
+        let first = PixelBuffer(width: list.frame.width, height: list.frame.height)
+        render(list.frame, into: first.surface)
+        list.typesetter?.removeCachedLines()
+        list.emptyTextRuns()
+        let glyphCount = list.texts.reduce(0) { sum, text in
+            guard case .draw(let command) = list.frame.commands[text.commandIndex],
+                case .glyphs(let run) = command.shape
+            else { return sum + 1 }
+            return sum + run.glyphs.count
+        }
+        #expect(list.texts.count > 50 && glyphCount == 0)
+        list.layoutText()
+        let again = PixelBuffer(width: list.frame.width, height: list.frame.height)
+        render(list.frame, into: again.surface)
+        #expect(again.packedBytes() == first.packedBytes())
+    }
+
     @Test func readsClipRectangles() throws {
         let text =
             ##"{"format":"drawlist/1","width":8,"height":8,"clear":[0,0,0],"ops":[{"op":"disc","cx":4,"cy":4,"radius":3,"color":"#FF0000","clip":[1,2,3,4]}]}"##
