@@ -2,19 +2,21 @@
 ///
 /// A vector is loaded from the mask at any column (masks are zero-padded, see `CoverageMask`);
 /// an all-zero vector costs one compare. Where the whole 16-pixel destination vector lies in the
-/// row, it is blended at once and lanes of zero coverage keep their old pixel exactly (a select,
-/// so pixels outside the glyph or the clip are rewritten with their own value by the thread that
-/// owns the row); at the row's right end the lanes are blended one by one, with the same
-/// arithmetic. Each pixel's result depends only on its own coverage, so any band or clip gives the
-/// same bytes. A glyph's row vectors and its last vector's mask are worked out once per glyph, and
-/// a last vector of at most 8 lanes is blended 8 wide (half the cost on Zen 4, which splits
-/// 16-lane operations); rows advance by pointer. The blend is `FloatGlyphBlend` (`blendGlyph`,
-/// rounding in one addition) or, for opaque colours of whole bytes, `ExactGlyphBlend` (the same
-/// bytes in 16-bit integer products). text-page.json (3124 glyphs, 1080p, one thread, tuned,
-/// 2-core Zen 4 EPYC, load 1.5, 2026-12-03 15:26 UTC, alternating with main's binary): 0.52–0.58
-/// ms a frame with its background and two wave fills against Cairo's 2.24–2.57 ms, 4.3–4.6×
-/// (main's 3.9–4.3× in the same minutes); the quiet-machine figure before these changes was
-/// 3.4–4.0×. Merging a line's glyph rows into one coverage row per frame row, prefetching the
+/// row, it is blended at once and lanes of zero coverage keep their old pixel exactly (the
+/// integer blend gives them back as they were; the float one needs a select), so pixels outside
+/// the glyph or the clip are rewritten with their own value by the thread that owns the row; a
+/// glyph whose last vector runs past the surface's right edge goes to a loop of its own, out of
+/// line, that blends those lanes one by one with the same arithmetic. Each pixel's result depends
+/// only on its own coverage, so any band or clip gives the same bytes. A glyph's row vectors and
+/// its last vector's mask are worked out once per glyph, a last vector of at most 8 lanes is
+/// blended 8 wide (half the cost on Zen 4, which splits 16-lane operations), and rows advance by
+/// pointer. The blend is `ExactGlyphBlend` for opaque colours (integer, 16-bit halves, the colour
+/// rounded to its opaque pixel) and `FloatGlyphBlend` (`blendGlyph`, rounding in one addition)
+/// for translucent ones (Blend.swift, `BlendPrecision`, states the rule). text-page.json (3124
+/// glyphs, 1080p, one thread, tuned, 2-core Zen 4 EPYC, 2026-12-03 18:20 UTC, load 2.5–2.9,
+/// alternating with main's binary): 0.30–0.37 ms a frame with its background and two wave fills
+/// against Cairo's 1.5–2.0 ms, median 5.1× (main's 0.36–0.45 ms, median 4.0×, in the same
+/// minutes). Merging a line's glyph rows into one coverage row per frame row, prefetching the
 /// destination and inlining this loop into the glyph loop were not faster (docs/speed.md, "Text").
 @inlinable
 public func fillGlyphs(_ surface: PixelSurface, _ run: GlyphRun, _ source: SourceColor, clip: ClipRect) {
