@@ -206,9 +206,11 @@ import Testing
     }
 }
 
-/// The glyph compositor's blend (`blendGlyph`, one rounding instead of `blend`'s two), through
-/// `fillGlyphs`: a 256x256 mask whose column x has coverage x over rows whose destination byte is
-/// the row number, so every (coverage, destination) pair is blended once per colour.
+/// The glyph compositor's blends through `fillGlyphs`: a 256x256 mask whose column x has coverage
+/// x over rows whose destination byte is the row number, so every (coverage, destination) pair is
+/// blended once per colour. Translucent colours take `blendGlyph` (float, one rounding instead of
+/// `blend`'s two); opaque ones `ExactGlyphBlend`, correctly rounded towards the colour's opaque
+/// pixel (its channels rounded to bytes).
 @Suite struct GlyphBlendTests {
     /// Composites the mask at x = 0 on a surface `width` pixels wide (narrower than 256: clipped,
     /// and the row's last vector then runs past the surface's end and is blended pixel by pixel).
@@ -247,14 +249,18 @@ import Testing
                 for x in 0..<256 {
                     let got = wide.surface.row(y)[x]
                     if x < 250 { #expect(narrow.surface.row(y)[x] == got, "scalar edge at x \(x), y \(y)") }
-                    let alpha = Double(Float(x) * (source.alpha / 255))
+                    let opaque = source.alpha == 1
+                    let alpha = opaque ? Double(x) / 255 : Double(Float(x) * (source.alpha / 255))
                     let d = UInt32(y)
-                    let pixelChannels: [(UInt32, Float)] = [
-                        (d, source.red), (255 - d, source.green), (d * 7 & 0xFF, source.blue),
+                    let ink = source.opaquePixel
+                    let pixelChannels: [(UInt32, Double)] = [
+                        (d, opaque ? Double(ink >> 16 & 0xFF) : Double(source.red)),
+                        (255 - d, opaque ? Double(ink >> 8 & 0xFF) : Double(source.green)),
+                        (d * 7 & 0xFF, opaque ? Double(ink & 0xFF) : Double(source.blue)),
                     ]
                     for (index, (old, s)) in pixelChannels.enumerated() {
                         channels += 1
-                        let exact = Double(old) + (Double(s) - Double(old)) * alpha
+                        let exact = Double(old) + (s - Double(old)) * alpha
                         let byte = got >> UInt32(16 - 8 * index) & 0xFF
                         // Float's error is far below 1e-4: only a value that close to a half may
                         // round either way.

@@ -75,6 +75,14 @@ public func blendPixel(_ destination: UInt32, _ source: SourceColor, alpha: Floa
 /// two give the same byte except where the exact value lies within ~0.01 of a half, and then
 /// differ by 1 (BlendTests). A shape's precision is part of its pixels: changing it changes
 /// goldens and bench checksums.
+///
+/// Glyph runs (`.glyphs`, `fillGlyphs`) say otherwise for opaque colours: `of(_:)` answers
+/// `float`, their precision in a translucent colour (`FloatGlyphBlend`), but an opaque colour
+/// blends in a third, integer precision (`ExactGlyphBlend`): the colour taken as its opaque pixel
+/// (each channel rounded to a byte, as a fully covered pixel is anyway), then
+/// out = round((d·(255 − m) + s·m)/255) for the coverage byte m, correctly rounded. For colours
+/// given as bytes that is `float`'s byte; for a channel with a fraction a partly covered pixel
+/// may differ from `float` by one (GlyphExactBlendTests).
 @frozen
 public enum BlendPrecision: Hashable, Sendable {
     case float

@@ -2,19 +2,21 @@
 ///
 /// A vector is loaded from the mask at any column (masks are zero-padded, see `CoverageMask`);
 /// an all-zero vector costs one compare. Where the whole 16-pixel destination vector lies in the
-/// row, it is blended at once and lanes of zero coverage keep their old pixel exactly (a select,
-/// so pixels outside the glyph or the clip are rewritten with their own value by the thread that
-/// owns the row); at the row's right end the lanes are blended one by one, with the same
-/// arithmetic. Each pixel's result depends only on its own coverage, so any band or clip gives the
-/// same bytes. A glyph's row vectors and its last vector's mask are worked out once per glyph, and
-/// a last vector of at most 8 lanes is blended 8 wide (half the cost on Zen 4, which splits
-/// 16-lane operations); rows advance by pointer. The blend is `FloatGlyphBlend` (`blendGlyph`,
-/// rounding in one addition) or, for opaque colours of whole bytes, `ExactGlyphBlend` (the same
-/// bytes in 16-bit integer products). text-page.json (3124 glyphs, 1080p, one thread, tuned,
-/// 2-core Zen 4 EPYC, load 1.5, 2026-12-03 15:26 UTC, alternating with main's binary): 0.52–0.58
-/// ms a frame with its background and two wave fills against Cairo's 2.24–2.57 ms, 4.3–4.6×
-/// (main's 3.9–4.3× in the same minutes); the quiet-machine figure before these changes was
-/// 3.4–4.0×. Merging a line's glyph rows into one coverage row per frame row, prefetching the
+/// row, it is blended at once and lanes of zero coverage keep their old pixel exactly (the
+/// integer blend gives them back as they were; the float one needs a select), so pixels outside
+/// the glyph or the clip are rewritten with their own value by the thread that owns the row; a
+/// glyph whose last vector runs past the surface's right edge goes to a loop of its own, out of
+/// line, that blends those lanes one by one with the same arithmetic. Each pixel's result depends
+/// only on its own coverage, so any band or clip gives the same bytes. A glyph's row vectors and
+/// its last vector's mask are worked out once per glyph, a last vector of at most 8 lanes is
+/// blended 8 wide (half the cost on Zen 4, which splits 16-lane operations), and rows advance by
+/// pointer. The blend is `ExactGlyphBlend` for opaque colours (integer, 16-bit halves, the colour
+/// rounded to its opaque pixel) and `FloatGlyphBlend` (`blendGlyph`, rounding in one addition)
+/// for translucent ones (Blend.swift, `BlendPrecision`, states the rule). text-page.json (3124
+/// glyphs, 1080p, one thread, tuned, 2-core Zen 4 EPYC, 2026-12-03 18:20 UTC, load 2.5–2.9,
+/// alternating with main's binary): 0.30–0.37 ms a frame with its background and two wave fills
+/// against Cairo's 1.5–2.0 ms, median 5.1× (main's 0.36–0.45 ms, median 4.0×, in the same
+/// minutes). Merging a line's glyph rows into one coverage row per frame row, prefetching the
 /// destination and inlining this loop into the glyph loop were not faster (docs/speed.md, "Text").
 @inlinable
 public func fillGlyphs(_ surface: PixelSurface, _ run: GlyphRun, _ source: SourceColor, clip: ClipRect) {
@@ -57,19 +59,41 @@ func compositeGlyph<Blender: GlyphBlender>(
     let clipped = left != gx || right != gx + Int(glyph.width)
     let lastMask = clipped && lastCount < laneCount ? firstLanes(lastCount) : SIMD16<UInt8>(repeating: 0xFF)
     // A last vector of at most 8 lanes is blended 8 wide: on a core that splits 16-lane vectors
-    // into two halves (Zen 4) that halves its cost, and most glyphs at text sizes are ≤ 8 px.
+    // into two halves (Zen 4) that halves its cost. (text-page's 17–21 px glyphs are mostly
+    // 9–16 px wide: perf finds two thirds of the compositor in the 16-lane loop.)
     let half = lastCount <= laneCount / 2
     // Row and mask pointers advance by their strides, in wrapping arithmetic (the clip keeps
     // every address inside the surface and the mask): no multiply and no overflow check per row.
-    // One loop each for the 8- and 16-lane last vector, so the choice is not made per row.
     let rows = GlyphRows(
         count: bottom &- top, pixels: surface.base + top &* surface.stride,
         coverage: glyph.coverage + ((top &- gy) &* stride &- gx), stride: stride, left: left, lastX: lastX,
         lastCount: lastCount)
+    // A glyph whose last vector runs past the surface's right edge takes a loop of its own, out
+    // of line: the loops here then test no width and hold their values in registers (with the
+    // per-pixel edge code inlined, the row loop kept its pointers and counts on the stack).
+    guard lastX &+ (half ? laneCount / 2 : laneCount) <= surface.width else {
+        return compositeRowsAtEdge(surface, rows, blender, half: half, lastMask)
+    }
+    // One loop for each last-vector width and for glyphs with or without whole vectors, so
+    // neither choice is made per row.
+    switch (half, vectors > 1) {
+    case (true, false): compositeRows(surface, rows, blender, half: true, whole: false, fits: true, lastMask)
+    case (true, true): compositeRows(surface, rows, blender, half: true, whole: true, fits: true, lastMask)
+    case (false, false): compositeRows(surface, rows, blender, half: false, whole: false, fits: true, lastMask)
+    case (false, true): compositeRows(surface, rows, blender, half: false, whole: true, fits: true, lastMask)
+    }
+}
+
+/// The rows of a glyph whose last vector does not fit in the surface: blended pixel by pixel
+/// there, with the same arithmetic.
+@inlinable @inline(never)
+func compositeRowsAtEdge<Blender: GlyphBlender>(
+    _ surface: PixelSurface, _ rows: GlyphRows, _ blender: Blender, half: Bool, _ lastMask: SIMD16<UInt8>
+) {
     if half {
-        compositeRows(surface, rows, blender, half: true, lastMask)
+        compositeRows(surface, rows, blender, half: true, whole: true, fits: false, lastMask)
     } else {
-        compositeRows(surface, rows, blender, half: false, lastMask)
+        compositeRows(surface, rows, blender, half: false, whole: true, fits: false, lastMask)
     }
 }
 
@@ -100,11 +124,13 @@ struct GlyphRows {
     }
 }
 
-/// The rows of one glyph: whole 16-lane vectors from `left` to `lastX`, then the last vector, 8
-/// or 16 lanes wide (`half` is a constant at each call, so each call is a loop of its own).
+/// The rows of one glyph: whole 16-lane vectors from `left` to `lastX` (none unless `whole`),
+/// then the last vector, 8 or 16 lanes wide; every vector inside the surface if `fits`. The flags
+/// are constants at each call, so each call is a loop of its own.
 @inlinable @inline(__always)
 func compositeRows<Blender: GlyphBlender>(
-    _ surface: PixelSurface, _ rows: GlyphRows, _ blender: Blender, half: Bool, _ lastMask: SIMD16<UInt8>
+    _ surface: PixelSurface, _ rows: GlyphRows, _ blender: Blender, half: Bool, whole: Bool, fits: Bool,
+    _ lastMask: SIMD16<UInt8>
 ) {
     var pixels = rows.pixels
     var coverageRow = rows.coverage
@@ -112,15 +138,18 @@ func compositeRows<Blender: GlyphBlender>(
     repeat {
         let row = pixels.assumingMemoryBound(to: UInt32.self)
         var x = rows.left
-        while x < rows.lastX {
-            compositeVector(row, at: x, count: laneCount, surface.width, blender, coverageRow, SIMD16(repeating: 0xFF))
+        while whole && x < rows.lastX {
+            compositeVector(
+                row, at: x, count: laneCount, surface.width, fits: fits, blender, coverageRow, SIMD16(repeating: 0xFF))
             x &+= laneCount
         }
         if half {
             compositeHalfVector(
-                row, at: rows.lastX, count: rows.lastCount, surface.width, blender, coverageRow, lastMask.lowHalf)
+                row, at: rows.lastX, count: rows.lastCount, surface.width, fits: fits, blender, coverageRow,
+                lastMask.lowHalf)
         } else {
-            compositeVector(row, at: rows.lastX, count: rows.lastCount, surface.width, blender, coverageRow, lastMask)
+            compositeVector(
+                row, at: rows.lastX, count: rows.lastCount, surface.width, fits: fits, blender, coverageRow, lastMask)
         }
         pixels += surface.stride
         coverageRow += rows.stride
@@ -131,13 +160,13 @@ func compositeRows<Blender: GlyphBlender>(
 /// Blends the 16 lanes of coverage at `x` (ANDed with `mask`) unless they are all zero.
 @inlinable @inline(__always)
 func compositeVector<Blender: GlyphBlender>(
-    _ row: UnsafeMutablePointer<UInt32>, at x: Int, count: Int, _ width: Int, _ blender: Blender,
+    _ row: UnsafeMutablePointer<UInt32>, at x: Int, count: Int, _ width: Int, fits: Bool, _ blender: Blender,
     _ coverageRow: UnsafePointer<UInt8>, _ mask: SIMD16<UInt8>
 ) {
     let bytes = UnsafeRawPointer(coverageRow + x).loadUnaligned(as: SIMD16<UInt8>.self) & mask
     let halves = unsafeBitCast(bytes, to: SIMD2<UInt64>.self)
     guard halves[0] | halves[1] != 0 else { return }
-    compositeLanes(row, at: x, count: count, width, blender, bytes)
+    compositeLanes(row, at: x, count: count, width, fits: fits, blender, bytes)
 }
 
 /// 0xFF in the first `count` lanes (1...15), 0 in the rest. Bitwise, because SIMD masks
@@ -161,17 +190,18 @@ func widened(_ bytes: SIMD16<UInt8>) -> PixelVector {
 
 @inlinable @inline(__always)
 func compositeLanes<Blender: GlyphBlender>(
-    _ row: UnsafeMutablePointer<UInt32>, at x: Int, count: Int, _ width: Int, _ blender: Blender,
+    _ row: UnsafeMutablePointer<UInt32>, at x: Int, count: Int, _ width: Int, fits: Bool, _ blender: Blender,
     _ bytes: SIMD16<UInt8>
 ) {
     let coverage = widened(bytes)
-    if x + laneCount <= width {
+    if fits || x + laneCount <= width {
         let p = UnsafeMutableRawPointer(row + x)
         let old = p.loadUnaligned(as: PixelVector.self)
+        let blended = blender.blend(old, coverage: coverage)
+        guard !Blender.blendsZeroCoverageToDestination else { return p.storeBytes(of: blended, as: PixelVector.self) }
         // All ones where the coverage is 0: (0 − 1) >> 31 = 1, (c − 1) >> 31 = 0 for c in 1...255.
         let untouched = PixelVector(repeating: 0) &- ((coverage &- 1) &>> 31)
-        p.storeBytes(
-            of: (blender.blend(old, coverage: coverage) & ~untouched) | (old & untouched), as: PixelVector.self)
+        p.storeBytes(of: (blended & ~untouched) | (old & untouched), as: PixelVector.self)
     } else {
         for i in 0..<count where bytes[i] != 0 { row[x + i] = blender.blendPixel(row[x + i], coverage: bytes[i]) }
     }
@@ -180,19 +210,20 @@ func compositeLanes<Blender: GlyphBlender>(
 /// As `compositeVector` for 8 lanes, with the same arithmetic lane for lane (same bytes).
 @inlinable @inline(__always)
 func compositeHalfVector<Blender: GlyphBlender>(
-    _ row: UnsafeMutablePointer<UInt32>, at x: Int, count: Int, _ width: Int, _ blender: Blender,
+    _ row: UnsafeMutablePointer<UInt32>, at x: Int, count: Int, _ width: Int, fits: Bool, _ blender: Blender,
     _ coverageRow: UnsafePointer<UInt8>, _ mask: SIMD8<UInt8>
 ) {
     let bytes = UnsafeRawPointer(coverageRow + x).loadUnaligned(as: SIMD8<UInt8>.self) & mask
     guard unsafeBitCast(bytes, to: UInt64.self) != 0 else { return }
     var coverage = SIMD8<UInt32>()
     for i in 0..<8 { coverage[i] = UInt32(bytes[i]) }
-    if x + 8 <= width {
+    if fits || x + 8 <= width {
         let p = UnsafeMutableRawPointer(row + x)
         let old = p.loadUnaligned(as: SIMD8<UInt32>.self)
+        let blended = blender.blend(old, coverage: coverage)
+        guard !Blender.blendsZeroCoverageToDestination else { return p.storeBytes(of: blended, as: SIMD8<UInt32>.self) }
         let untouched = SIMD8<UInt32>(repeating: 0) &- ((coverage &- 1) &>> 31)
-        p.storeBytes(
-            of: (blender.blend(old, coverage: coverage) & ~untouched) | (old & untouched), as: SIMD8<UInt32>.self)
+        p.storeBytes(of: (blended & ~untouched) | (old & untouched), as: SIMD8<UInt32>.self)
     } else {
         for i in 0..<count where bytes[i] != 0 { row[x + i] = blender.blendPixel(row[x + i], coverage: bytes[i]) }
     }
@@ -206,6 +237,9 @@ protocol GlyphBlender {
     func blend(_ destination: PixelVector, coverage: PixelVector) -> PixelVector
     func blend(_ destination: SIMD8<UInt32>, coverage: SIMD8<UInt32>) -> SIMD8<UInt32>
     func blendPixel(_ destination: UInt32, coverage: UInt8) -> UInt32
+    /// True when a lane of coverage 0 comes back as its destination pixel, all four bytes: the
+    /// compositor then stores the blend without a select.
+    static var blendsZeroCoverageToDestination: Bool { get }
 }
 
 /// Any source colour: `blendGlyph` in float, α = coverage · (source alpha / 255). Public for the
@@ -218,6 +252,9 @@ public struct FloatGlyphBlend: GlyphBlender {
         self.source = source
         scale = source.alpha / 255
     }
+
+    /// No: it sets the X byte to 0xFF.
+    @inlinable public static var blendsZeroCoverageToDestination: Bool { false }
 
     @inlinable @inline(__always)
     public func blend(_ destination: PixelVector, coverage: PixelVector) -> PixelVector {
@@ -235,102 +272,104 @@ public struct FloatGlyphBlend: GlyphBlender {
     }
 }
 
-/// An opaque source whose channels are whole bytes s (colours given as bytes, "#RRGGBB"), in
-/// integer arithmetic: out = round((d·(255 − m) + s·m) / 255) per channel, for coverage m.
-/// `blendGlyph` computes the same rational in float and rounds it once; the rational is k/255,
-/// never closer than 1/510 to a half, and float's error is below 10^-4, so the bytes are the
-/// same (GlyphBlendTests checks all 256³ (d, s, m)). Two channels a 32-bit lane (R and B, then
-/// G and X, each in 16 bits: d·(255 − m) + s·m ≤ 65025), multiplied as 16-bit lanes
-/// (`vpmullw`), shifted and masked as 32-bit lanes: Swift compiles 16-bit lane shifts and masks
-/// to lane loops. Round-dividing by 255: x = v + 128, (x + (x >> 8)) >> 8, exact for v ≤ 65025,
-/// and x + (x >> 8) ≤ 65407 never carries into the next half. A translucent source, or a
-/// channel with a fraction (0.1 · 255 = 25.5: the float result near ties depends on float's
-/// own error), takes `FloatGlyphBlend`.
+/// Any opaque source, in integer arithmetic: the source taken as its opaque pixel's bytes s (the
+/// pixel a fully covered pixel gets: each channel rounded to the nearest byte), then per channel
+/// out = round((d·(255 − m) + s·m) / 255), correctly rounded, for coverage m. For colours given
+/// as bytes ("#RRGGBB") that is `blendGlyph`'s float result byte for byte (the rational is k/255,
+/// never closer than 1/510 to a half, and float's error is below 10^-4); for a channel with a
+/// fraction (0.1 · 255 = 25.5) a partly covered pixel moves by at most (s − round(s))·m/255 ≤ 0.5
+/// of a level before rounding, so by at most one level (GlyphExactBlendTests).
+///
+/// Two channels a 32-bit lane in 16-bit halves (R and B; G and X, X blended as a channel whose
+/// source is 0xFF), with v + 128 = (d − s)·(255 − m) + (255·s + 128): one 16-bit subtraction,
+/// multiply (`vpmullw`) and addition a half, wrapping, exact because the true value lies in
+/// 128...65153. Round-dividing by 255: x = v + 128, (x + (x >> 8)) >> 8, exact for v ≤ 65025,
+/// and x + (x >> 8) ≤ 65407 never carries into the next half. Coverage 0 gives d back in all four
+/// bytes, so no select keeps untouched lanes; coverage 255 gives s, with X = 0xFF; over the
+/// frames the renderer paints (X always 0xFF) X stays 0xFF. Shifts and masks are 32-bit lane
+/// operations (Swift compiles 16-bit lane shifts and masks to lane loops); LLVM turns a shift
+/// and mask into `vpsrlw`.
 public struct ExactGlyphBlend: GlyphBlender {
-    /// The source's red and blue (bits 16 and 0), and its green (bit 0), as 16-bit halves.
+    /// The source's red and blue (bits 16 and 0), and X (0xFF, bit 16) and green (bit 0), as
+    /// 16-bit halves.
     @usableFromInline let redBlue: UInt32
-    @usableFromInline let green: UInt32
+    @usableFromInline let xGreen: UInt32
+    /// 255·s + 128 in each half of `redBlue` and `xGreen`.
+    @usableFromInline let redBlueTerm: UInt32
+    @usableFromInline let xGreenTerm: UInt32
 
     @inlinable public init?(_ source: SourceColor) {
-        @inline(__always) func byte(_ value: Float) -> UInt32? {
-            value >= 0 && value <= 255 && value == value.rounded(.down) ? UInt32(value) : nil
-        }
-        guard source.alpha == 1, let r = byte(source.red), let g = byte(source.green), let b = byte(source.blue)
-        else { return nil }
-        redBlue = r << 16 | b
-        green = g
+        guard source.alpha == 1 else { return nil }
+        let pixel = source.opaquePixel
+        redBlue = pixel & 0x00FF_00FF
+        xGreen = pixel >> 8 & 0x00FF_00FF
+        redBlueTerm = redBlue &* 255 &+ 0x0080_0080
+        xGreenTerm = xGreen &* 255 &+ 0x0080_0080
     }
+
+    @inlinable public static var blendsZeroCoverageToDestination: Bool { true }
 
     @inlinable @inline(__always)
     public func blend(_ destination: PixelVector, coverage: PixelVector) -> PixelVector {
-        // Coverage and its complement in both 16-bit halves of each lane.
-        let m = coverage | coverage &<< 16
-        let n = PixelVector(repeating: 0x00FF_00FF) &- m
+        let complement = coverage ^ PixelVector(repeating: 0xFF)
+        let n = complement | complement &<< 16
         let halves = PixelVector(repeating: 0x00FF_00FF)
-        let rb = destination & halves
-        let ag = (destination &>> 8) & halves
-        let rbSum = product(rb, n) &+ product(PixelVector(repeating: redBlue), m)
-        let agSum = product(ag, n) &+ product(PixelVector(repeating: green), m)
-        let rbOut = (dividedBy255(rbSum) &>> 8) & halves
-        let gOut = dividedBy255(agSum) & PixelVector(repeating: 0x0000_FF00)
-        return rbOut | gOut | PixelVector(repeating: 0xFF00_0000)
+        let rb = sum(destination & halves, redBlue, n, redBlueTerm)
+        let xg = sum((destination &>> 8) & halves, xGreen, n, xGreenTerm)
+        return ((rounded(rb) &>> 8) & halves) | (rounded(xg) & PixelVector(repeating: 0xFF00_FF00))
     }
 
-    /// The 16-bit lane products a · b (`vpmullw`); every product here is ≤ 65025.
+    /// (d − s)·n + term in 16-bit halves, wrapping (`vpsubw`, `vpmullw`, `vpaddw`).
     @inlinable @inline(__always)
-    func product(_ a: PixelVector, _ b: PixelVector) -> PixelVector {
-        unsafeBitCast(
-            unsafeBitCast(a, to: SIMD32<UInt16>.self) &* unsafeBitCast(b, to: SIMD32<UInt16>.self),
-            to: PixelVector.self)
+    func sum(_ d: PixelVector, _ s: UInt32, _ n: PixelVector, _ term: UInt32) -> PixelVector {
+        typealias Words = SIMD32<UInt16>
+        let difference = unsafeBitCast(d, to: Words.self) &- unsafeBitCast(PixelVector(repeating: s), to: Words.self)
+        let product = difference &* unsafeBitCast(n, to: Words.self)
+        let total = product &+ unsafeBitCast(PixelVector(repeating: term), to: Words.self)
+        return unsafeBitCast(total, to: PixelVector.self)
     }
 
-    /// round(v / 255) of each 16-bit half, in the high byte of the half (bits 8–15, 24–31).
+    /// x + (x >> 8) of each 16-bit half x = v + 128: round(v / 255) in the half's high byte.
     @inlinable @inline(__always)
-    func dividedBy255(_ v: PixelVector) -> PixelVector {
-        let x = v &+ PixelVector(repeating: 0x0080_0080)
-        return x &+ ((x &>> 8) & PixelVector(repeating: 0x00FF_00FF))
+    func rounded(_ x: PixelVector) -> PixelVector {
+        x &+ ((x &>> 8) & PixelVector(repeating: 0x00FF_00FF))
     }
 
     @inlinable @inline(__always)
     public func blend(_ destination: SIMD8<UInt32>, coverage: SIMD8<UInt32>) -> SIMD8<UInt32> {
-        let m = coverage | coverage &<< 16
-        let n = SIMD8<UInt32>(repeating: 0x00FF_00FF) &- m
+        let complement = coverage ^ SIMD8<UInt32>(repeating: 0xFF)
+        let n = complement | complement &<< 16
         let halves = SIMD8<UInt32>(repeating: 0x00FF_00FF)
-        let rb = destination & halves
-        let ag = (destination &>> 8) & halves
-        let rbSum = product(rb, n) &+ product(SIMD8(repeating: redBlue), m)
-        let agSum = product(ag, n) &+ product(SIMD8(repeating: green), m)
-        let rbOut = (dividedBy255(rbSum) &>> 8) & halves
-        let gOut = dividedBy255(agSum) & SIMD8(repeating: 0x0000_FF00)
-        return rbOut | gOut | SIMD8(repeating: 0xFF00_0000)
+        let rb = sum(destination & halves, redBlue, n, redBlueTerm)
+        let xg = sum((destination &>> 8) & halves, xGreen, n, xGreenTerm)
+        return ((rounded(rb) &>> 8) & halves) | (rounded(xg) & SIMD8<UInt32>(repeating: 0xFF00_FF00))
     }
 
     @inlinable @inline(__always)
-    func product(_ a: SIMD8<UInt32>, _ b: SIMD8<UInt32>) -> SIMD8<UInt32> {
-        unsafeBitCast(
-            unsafeBitCast(a, to: SIMD16<UInt16>.self) &* unsafeBitCast(b, to: SIMD16<UInt16>.self),
-            to: SIMD8<UInt32>.self)
+    func sum(_ d: SIMD8<UInt32>, _ s: UInt32, _ n: SIMD8<UInt32>, _ term: UInt32) -> SIMD8<UInt32> {
+        typealias Words = SIMD16<UInt16>
+        let difference = unsafeBitCast(d, to: Words.self) &- unsafeBitCast(SIMD8<UInt32>(repeating: s), to: Words.self)
+        let product = difference &* unsafeBitCast(n, to: Words.self)
+        return unsafeBitCast(
+            product &+ unsafeBitCast(SIMD8<UInt32>(repeating: term), to: Words.self), to: SIMD8<UInt32>.self)
     }
 
     @inlinable @inline(__always)
-    func dividedBy255(_ v: SIMD8<UInt32>) -> SIMD8<UInt32> {
-        let x = v &+ SIMD8(repeating: 0x0080_0080)
-        return x &+ ((x &>> 8) & SIMD8(repeating: 0x00FF_00FF))
+    func rounded(_ x: SIMD8<UInt32>) -> SIMD8<UInt32> {
+        x &+ ((x &>> 8) & SIMD8<UInt32>(repeating: 0x00FF_00FF))
     }
 
-    /// The same arithmetic on one pixel (a 32-bit multiply by m, not by m in both halves,
-    /// keeps the halves' products apart: b·(255 − m) ≤ 65025 stays below bit 16).
+    /// The same values on one pixel, each channel on its own: d·n + s·m + 128 is the value the
+    /// vector forms compute modulo 2^16, exactly.
     @inlinable @inline(__always)
     public func blendPixel(_ destination: UInt32, coverage: UInt8) -> UInt32 {
         let m = UInt32(coverage)
         let n = 255 - m
-        let rbSum = (destination & 0x00FF_00FF) &* n &+ redBlue &* m
-        let agSum = (destination >> 8 & 0x00FF) &* n &+ green &* m
-        let rb = rbSum &+ 0x0080_0080
-        let ag = agSum &+ 0x0080_0080
-        let rbOut = ((rb &+ ((rb >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
-        let gOut = (ag &+ ((ag >> 8) & 0x00FF_00FF)) & 0x0000_FF00
-        return 0xFF00_0000 | rbOut | gOut
+        @inline(__always) func channel(_ shift: UInt32, _ s: UInt32) -> UInt32 {
+            let x = (destination >> shift & 0xFF) * n + (s & 0xFF) * m + 128
+            return ((x + (x >> 8)) >> 8) << shift
+        }
+        return channel(24, xGreen >> 16) | channel(16, redBlue >> 16) | channel(8, xGreen) | channel(0, redBlue)
     }
 }
 
