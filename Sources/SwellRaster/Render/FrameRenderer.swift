@@ -4,11 +4,13 @@ import Synchronization
 /// thread or several, drawing only the pixels that can differ from the previous frame.
 ///
 /// Why bands: threads take bands from a shared counter, so the work spreads evenly however it
-/// is distributed down the frame. By default the rows drawn are cut into equal bands, one to
-/// four per thread of at least `minimumBandRows` (one band on one thread; `rowsPerBand` says
-/// why), and into bands of about 1 MiB of pixels (`circleBandBytes`, 136 rows at
-/// 1920 wide) when most commands are rings or discs: their read-modify-write of pixels scattered
-/// over the frame then stays in the core's L2 cache. Every kernel's pixels are independent of its
+/// is distributed down the frame. By default one thread draws the rows as one band; several
+/// take bands of decreasing estimated cost, largest first, so they finish together
+/// (`guidedBands`), none taller than about 1 MiB of pixels (`circleBandBytes`, 136 rows at 1920
+/// wide) when most commands are rings or discs (their read-modify-write of pixels scattered over
+/// the frame then stays in the core's L2 cache); frames with wave fills or strokes and few
+/// circles keep one to four bands a thread of equal estimated cost, of at least
+/// `minimumBandRows` (`rowsPerBand` says why). Every kernel's pixels are independent of its
 /// clip rectangle (FrameRendererTests), so the output is byte-identical for any band height and
 /// thread count, and to the plain op-by-op `render(_:into:)` of a `DisplayList`.
 ///
@@ -129,7 +131,9 @@ public final class FrameRenderer {
     /// columns again in every band) is cut finer, up to eight bands a thread of at least
     /// `minimumFineBandRows`: the slideshow's reveal rows cost unevenly (the path's edges in its
     /// first and last band), and with three bands a thread one thread waited ~0.33 ms of a
-    /// 2.5 ms frame for the other (a per-frame trace, portable build).
+    /// 2.5 ms frame for the other (a per-frame trace, portable build). On several threads such
+    /// frames, and frames of mostly circles, are now cut by `guidedBands` instead (this height
+    /// then only caps the circles' bands).
     public func rowsPerBand(height: Int, width: Int, mostlyCircles: Bool, repeatsColumns: Bool = true) -> Int {
         if let bandHeight { return bandHeight }
         guard mostlyCircles else {
