@@ -4,11 +4,13 @@ import Synchronization
 /// thread or several, drawing only the pixels that can differ from the previous frame.
 ///
 /// Why bands: threads take bands from a shared counter, so the work spreads evenly however it
-/// is distributed down the frame. By default the rows drawn are cut into equal bands, one to
-/// four per thread of at least `minimumBandRows` (one band on one thread; `rowsPerBand` says
-/// why), and into bands of about 1 MiB of pixels (`circleBandBytes`, 136 rows at
-/// 1920 wide) when most commands are rings or discs: their read-modify-write of pixels scattered
-/// over the frame then stays in the core's L2 cache. Every kernel's pixels are independent of its
+/// is distributed down the frame. By default one thread draws the rows as one band; several
+/// take bands of decreasing estimated cost, largest first, so they finish together
+/// (`guidedBands`), none taller than about 1 MiB of pixels (`circleBandBytes`, 136 rows at 1920
+/// wide) when most commands are rings or discs (their read-modify-write of pixels scattered over
+/// the frame then stays in the core's L2 cache); frames with wave fills or strokes and few
+/// circles keep one to four bands a thread of equal estimated cost, of at least
+/// `minimumBandRows` (`rowsPerBand` says why). Every kernel's pixels are independent of its
 /// clip rectangle (FrameRendererTests), so the output is byte-identical for any band height and
 /// thread count, and to the plain op-by-op `render(_:into:)` of a `DisplayList`.
 ///
@@ -75,6 +77,8 @@ public final class FrameRenderer {
     private var bands: [ClipRect] = []
     /// Each row's estimated cost (`cutIntoBalancedBands`).
     private var rowCosts: [Int] = []
+    /// This frame's wave fills (their covered rows cost little, `cheapRows`).
+    private var waveFills: [Int] = []
     /// One per thread: virtual row colours and the layers' band-local "below" copies.
     private let scratch: [BandScratch]
     private var views: ScratchViews
@@ -127,7 +131,9 @@ public final class FrameRenderer {
     /// columns again in every band) is cut finer, up to eight bands a thread of at least
     /// `minimumFineBandRows`: the slideshow's reveal rows cost unevenly (the path's edges in its
     /// first and last band), and with three bands a thread one thread waited ~0.33 ms of a
-    /// 2.5 ms frame for the other (a per-frame trace, portable build).
+    /// 2.5 ms frame for the other (a per-frame trace, portable build). On several threads such
+    /// frames, and frames of mostly circles, are now cut by `guidedBands` instead (this height
+    /// then only caps the circles' bands).
     public func rowsPerBand(height: Int, width: Int, mostlyCircles: Bool, repeatsColumns: Bool = true) -> Int {
         if let bandHeight { return bandHeight }
         guard mostlyCircles else {
@@ -182,16 +188,7 @@ public final class FrameRenderer {
             disjointRects(of: damage, into: &regions, edges: &edges)
             var damagedRows = 0
             for region in regions { damagedRows += region.y1 - region.y0 }
-            let mostlyCircles = 2 * circles > list.commands.count
-            let bandHeight = rowsPerBand(
-                height: damagedRows, width: surface.width, mostlyCircles: mostlyCircles, repeatsColumns: waves > 0)
-            if threads > 1 && self.bandHeight == nil && !mostlyCircles {
-                let count = (damagedRows + bandHeight - 1) / bandHeight
-                cutIntoBalancedBands(
-                    count, width: surface.width, height: surface.height, alignment: circles > 0 ? 8 : 1)
-            } else {
-                cutIntoBands(bandHeight)
-            }
+            cutDamage(list, surface, rows: damagedRows, circles: circles, waves: waves)
             findOccluders(list, surface)
             var tallest = 1
             for band in bands { tallest = max(tallest, band.y1 - band.y0) }
@@ -221,6 +218,7 @@ public final class FrameRenderer {
     /// are rings or discs, how many wave fills or strokes, and how deep layers nest.
     private func bin(_ list: DisplayList, tracksDamage: Bool) -> (circles: Int, waves: Int, depth: Int) {
         rects.removeAll(keepingCapacity: true)
+        waveFills.removeAll(keepingCapacity: true)
         openLayers.removeAll(keepingCapacity: true)
         var circles = 0
         var waves = 0
@@ -232,7 +230,10 @@ public final class FrameRenderer {
             case .draw(let draw):
                 switch draw.shape {
                 case .ring, .disc: circles += 1
-                case .waveFill, .waveStroke: waves += 1
+                case .waveFill:
+                    waves += 1
+                    waveFills.append(index)
+                case .waveStroke: waves += 1
                 default: break
                 }
             case .beginLayer:
@@ -316,6 +317,26 @@ public final class FrameRenderer {
         }
     }
 
+    /// Cuts the disjoint damage rectangles (`rows` rows in all) into `bands`: one band on
+    /// one thread (or bands of the fixed `bandHeight`); on several, frames of mostly circles and
+    /// frames without waves into bands of decreasing cost (`guidedBands`), frames with waves into
+    /// bands of equal estimated cost (`cutIntoBalancedBands`: their kernels compute columns
+    /// again in each band, so they keep few, tall ones).
+    private func cutDamage(_ list: DisplayList, _ surface: PixelSurface, rows: Int, circles: Int, waves: Int) {
+        let mostlyCircles = 2 * circles > list.commands.count
+        let bandHeight = rowsPerBand(
+            height: rows, width: surface.width, mostlyCircles: mostlyCircles, repeatsColumns: waves > 0)
+        if threads == 1 || self.bandHeight != nil {
+            cutIntoBands(bandHeight)
+        } else if mostlyCircles || waves == 0 {
+            // Circles keep their cache-sized bands as the largest, on multiples of eight rows.
+            cutIntoGuidedBands(
+                list, surface, alignment: circles > 0 ? 8 : pathBandRows, mostRows: mostlyCircles ? bandHeight : rows)
+        } else {
+            cutIntoBalancedBands((rows + bandHeight - 1) / bandHeight, list, surface, alignment: circles > 0 ? 8 : 1)
+        }
+    }
+
     /// Cuts every disjoint damage rectangle into bands of at most `bandHeight` rows.
     private func cutIntoBands(_ bandHeight: Int) {
         bands.removeAll(keepingCapacity: true)
@@ -330,13 +351,13 @@ public final class FrameRenderer {
     }
 
     /// Cuts the damage rectangles into about `count` bands of equal estimated cost: a row costs
-    /// the widths of the commands' rectangles crossing it, plus a quarter of the frame's width
-    /// (clearing and writing it). Cuts fall on multiples of `alignment` rows (eight when the
+    /// the widths of the commands' rectangles crossing it (an eighth of that in a wave fill's
+    /// covered rows, `cheapRows`), plus a quarter of the frame's width (clearing and writing it). Cuts fall on multiples of `alignment` rows (eight when the
     /// frame has rings or discs: their kernel cuts a block of eight rows through a heap temporary).
     ///
     /// Why: equal rows left one of two threads waiting when the commands crowd one side of the
     /// damage (a waveform's strokes pile up around its baseline, text sits at the top of its band).
-    private func cutIntoBalancedBands(_ count: Int, width: Int, height: Int, alignment: Int) {
+    private func cutIntoBalancedBands(_ count: Int, _ list: DisplayList, _ surface: PixelSurface, alignment: Int) {
         // The per-row work runs on a local array through its buffer: indexing the stored
         // property in these loops paid an exclusivity check per access, ~20 µs a frame of the
         // two-thread waveform's serial part (a per-frame trace), a tenth of a band.
@@ -344,9 +365,9 @@ public final class FrameRenderer {
         swap(&costs, &rowCosts)
         defer { swap(&costs, &rowCosts) }
         costs.removeAll(keepingCapacity: true)
-        costs.append(contentsOf: repeatElement(0, count: height + 1))
+        costs.append(contentsOf: repeatElement(0, count: surface.height + 1))
         let total = costs.withUnsafeMutableBufferPointer { costs in
-            sumRowCosts(costs, width: width, height: height)
+            sumRowCosts(costs, list, surface)
         }
         let share = max(1, (total + count - 1) / max(1, count))
         bands.removeAll(keepingCapacity: true)
@@ -367,14 +388,81 @@ public final class FrameRenderer {
         }
     }
 
+    /// Cuts the damage rectangles into bands of decreasing estimated cost (`guidedBands`).
+    private func cutIntoGuidedBands(_ list: DisplayList, _ surface: PixelSurface, alignment: Int, mostRows: Int) {
+        var costs: [Int] = []
+        swap(&costs, &rowCosts)
+        defer { swap(&costs, &rowCosts) }
+        costs.removeAll(keepingCapacity: true)
+        costs.append(contentsOf: repeatElement(0, count: surface.height + 1))
+        costs.withUnsafeMutableBufferPointer { costs in
+            _ = sumRowCosts(costs, list, surface)
+            FrameRenderer.guidedBands(
+                UnsafeBufferPointer(costs), regions, threads: threads, alignment: alignment, mostRows: mostRows,
+                into: &bands)
+        }
+    }
+
+    /// Cuts `regions` (disjoint rectangles, rows within `costs`) into `bands` of decreasing
+    /// estimated cost (`costs[y]`: row y's), to be taken in this order from a shared counter:
+    /// each about a `1 / (2 · threads)` share of the cost not yet cut, down to `1 / (16 ·
+    /// threads)` of the whole; cuts on multiples of `alignment` rows, and a band cut once it
+    /// reaches `mostRows` rows (at the next multiple). The bands cover the regions exactly, in
+    /// order.
+    ///
+    /// Why: a row's estimated cost is rough (the slideshow's reveal edge rows cost twice its inner
+    /// rows; a band of rings many times a band of a wave's covered rows). With bands of equal
+    /// estimated cost, the thread that took the last one finished ~0.3 ms after the other, 13 %
+    /// of the two-thread slideshow and layers frames (a per-frame trace, docs/speed.md). Large
+    /// bands first and small ones last let whichever thread is free take the next, and the last
+    /// ones are short: both finish together. Sixteen rows (`pathBandRows`) for frames without
+    /// circles: the path kernel works in tiles of 16 rows from the band's top, walking the whole
+    /// path for each, so a band of 50 rows paid a fourth walk for its last 2 rows.
+    public static func guidedBands(
+        _ costs: UnsafeBufferPointer<Int>, _ regions: [ClipRect], threads: Int, alignment: Int, mostRows: Int,
+        into bands: inout [ClipRect]
+    ) {
+        var remaining = 0
+        for region in regions {
+            for y in region.y0..<region.y1 { remaining += costs[y] }
+        }
+        let smallest = max(1, remaining / (16 * threads))
+        bands.removeAll(keepingCapacity: true)
+        for region in regions {
+            var top = region.y0
+            var spent = 0
+            for y in region.y0..<region.y1 {
+                spent += costs[y]
+                let full = spent >= max(smallest, remaining / (2 * threads)) || y + 1 - top >= mostRows
+                guard full, (y + 1) % alignment == 0, y + 1 < region.y1 else { continue }
+                bands.append(ClipRect(x0: region.x0, y0: top, x1: region.x1, y1: y + 1))
+                remaining -= spent
+                spent = 0
+                top = y + 1
+            }
+            bands.append(ClipRect(x0: region.x0, y0: top, x1: region.x1, y1: region.y1))
+            remaining -= spent
+        }
+    }
+
     /// Fills `costs` (zeroed, `height + 1` rows) with each row's estimated cost (see
     /// `cutIntoBalancedBands`) and returns the sum over the damage rectangles' rows.
-    private func sumRowCosts(_ costs: UnsafeMutableBufferPointer<Int>, width: Int, height: Int) -> Int {
-        for rect in rects where !rect.isEmpty {
-            let top = max(0, min(height, rect.y0))
-            let bottom = max(top, min(height, rect.y1))
-            costs[top] += rect.x1 - rect.x0
-            costs[bottom] -= rect.x1 - rect.x0
+    private func sumRowCosts(_ costs: UnsafeMutableBufferPointer<Int>, _ list: DisplayList, _ surface: PixelSurface)
+        -> Int
+    {
+        let width = surface.width
+        let height = surface.height
+        @inline(__always) func add(_ cost: Int, _ y0: Int, _ y1: Int) {
+            let top = max(0, min(height, y0))
+            let bottom = max(top, min(height, y1))
+            costs[top] += cost
+            costs[bottom] -= cost
+        }
+        for rect in rects where !rect.isEmpty { add(rect.x1 - rect.x0, rect.y0, rect.y1) }
+        for index in waveFills where !rects[index].isEmpty {
+            guard let covered = cheapRows(of: list.commands[index], surface) else { continue }
+            let rect = rects[index]
+            add((rect.x0 - rect.x1) * 7 / 8, max(rect.y0, covered.lowerBound), min(rect.y1, covered.upperBound))
         }
         var running = max(1, width / 4)
         for y in 0..<height {
@@ -386,6 +474,17 @@ public final class FrameRenderer {
             for y in region.y0..<region.y1 { total += costs[y] }
         }
         return total
+    }
+
+    /// The rows of a wave fill that it covers fully (nil: none): over virtual rows, as in
+    /// scenes that fill waves first, each costs one pixel's blend, not a row's
+    /// (`UniformRows`); the layers scene's flow covers a fifth of the frame so.
+    private func cheapRows(of command: FrameCommand, _ surface: PixelSurface) -> Range<Int>? {
+        guard case .draw(let draw) = command, case .waveFill(let wave) = draw.shape, draw.origin == .zero,
+            let fill = WaveFillRows(
+                wave, SourceColor(draw.color), surface: surface, clip: draw.clip ?? surface.bounds)
+        else { return nil }
+        return fill.fullRows
     }
 
     private func renderBands(_ list: DisplayList, _ surface: PixelSurface) {
