@@ -36,21 +36,35 @@
 /// composited with alpha = source alpha × the pixel's covered area.
 @inlinable
 public func strokeWave(_ surface: PixelSurface, _ shape: WaveStroke, _ source: SourceColor, clip: ClipRect) {
-    let area = clip.intersection(surface.bounds)
-    guard !area.isEmpty, source.alpha > 0 else { return }
-    guard let geometry = WaveStrokeGeometry(drawable: shape) else { return }
-    let wave = shape.wave
-    let amplitude = geometry.amplitude
-    let r = geometry.radius
-    let reach = abs(amplitude) + r + 2
-    let columns = clampedRange((-r).rounded(.down), (shape.length + r).rounded(.up), area.x0, area.x1)
-    let rows = clampedRange(
-        (wave.baseline - reach).rounded(.down), (wave.baseline + reach).rounded(.up), area.y0, area.y1)
-    guard !columns.isEmpty, !rows.isEmpty else { return }
-    // The origin of the Float row coordinates is the op's own top row, not the clip's, so every
-    // pixel is computed the same way however the clip cuts the frame.
-    let origin = Int(max((wave.baseline - reach).rounded(.down), -4e15))
-    strokeWaveBand(surface, geometry, source, columns: columns, rows: rows, origin: origin)
+    guard source.alpha > 0, let extent = StrokeExtent(shape, surface: surface, clip: clip) else { return }
+    strokeWaveBand(surface, extent.geometry, source, columns: extent.columns, rows: extent.rows, origin: extent.origin)
+}
+
+/// The pixels a stroke can touch within a clip, and the origin of its Float rows.
+@usableFromInline
+struct StrokeExtent {
+    @usableFromInline let geometry: WaveStrokeGeometry
+    @usableFromInline let columns: Range<Int>
+    @usableFromInline let rows: Range<Int>
+    /// The op's own top row, not the clip's, so every pixel is computed the same way however
+    /// the clip cuts the frame (and shared columns are the same in every band).
+    @usableFromInline let origin: Int
+
+    /// Nil when the stroke draws nothing within `clip`.
+    @inlinable
+    init?(_ shape: WaveStroke, surface: PixelSurface, clip: ClipRect) {
+        let area = clip.intersection(surface.bounds)
+        guard !area.isEmpty, let geometry = WaveStrokeGeometry(drawable: shape) else { return nil }
+        let wave = shape.wave
+        let r = geometry.radius
+        let reach = abs(geometry.amplitude) + r + 2
+        columns = clampedRange((-r).rounded(.down), (shape.length + r).rounded(.up), area.x0, area.x1)
+        rows = clampedRange(
+            (wave.baseline - reach).rounded(.down), (wave.baseline + reach).rounded(.up), area.y0, area.y1)
+        guard !columns.isEmpty, !rows.isEmpty else { return nil }
+        self.geometry = geometry
+        origin = Int(max((wave.baseline - reach).rounded(.down), -4e15))
+    }
 }
 
 /// [low, high) in Double, rounded outwards, clamped to [minimum, maximum] as Ints.
@@ -88,17 +102,15 @@ func strokeFastBand(_ band: StrokeBand) {
     // The ends' cuts along the normals leave kinks in lo and hi (steep ones where the end's
     // slope is small) that chords follow poorly: the most sub-columns there.
     strokeSmoothBand(
-        band, exact: false, subColumns: band.stretchedSubColumns, capColumns: WaveSampler.maximumSubColumns)
+        band, exact: false, subColumns: band.geometry.stretchedSubColumns, capColumns: WaveSampler.maximumSubColumns)
 }
 
 /// Exact-offset path (`StrokeBandSampler.offsetCrossSection`): lo and hi bend like g″/(1 − r·κ).
 @inlinable
 func strokeExactOffsetBand(_ band: StrokeBand) {
-    let geometry = band.geometry
-    let subColumns = WaveSampler.subColumns(
-        curvatureBound: geometry.curvatureBound / (1 - geometry.radius * geometry.curvatureBound), tolerance: 0.1)
     // The error at a cap's tip grows like √r, so these wide strokes take the most sub-columns there.
-    strokeSmoothBand(band, exact: true, subColumns: subColumns, capColumns: WaveSampler.maximumSubColumns)
+    strokeSmoothBand(
+        band, exact: true, subColumns: band.geometry.offsetSubColumns, capColumns: WaveSampler.maximumSubColumns)
 }
 
 /// The fast and exact-offset paths: lo and hi are smooth curves computed in SIMD, not the
@@ -162,7 +174,7 @@ func strokeSmoothBand(_ band: StrokeBand, exact: Bool, subColumns: Int, capColum
 /// robust path's sub-columns kept the random tests' worst pixel at 0.017 (0.009 with them).
 @inlinable
 func strokeSampledDiscBand(_ band: StrokeBand, _ angles: DiscAngles) {
-    let discColumns = max(4, band.stretchedSubColumns)
+    let discColumns = max(4, band.geometry.stretchedSubColumns)
     let sampler = band.sampler
     withWaveScratch { lanes, _ in
         let scratch = StrokeChordScratch(lanes)
@@ -252,18 +264,29 @@ struct StrokeBand {
 
     /// Whether the group's columns (widened by one) reach within r + 1 of an end: it draws a cap.
     @inlinable
+    func isNearEnd(groupX: Int) -> Bool { geometry.isNearEnd(groupX: groupX) }
+
+}
+
+extension WaveStrokeGeometry {
+    /// Whether the group's columns (widened by one) reach within r + 1 of an end: it draws a cap.
+    @inlinable
     func isNearEnd(groupX: Int) -> Bool {
-        let r = geometry.radius
         let left = Double(groupX) - 1
         let right = Double(groupX + laneCount) + 1
-        return (right >= -r - 1 && left <= r + 1)
-            || (right >= geometry.length - r - 1 && left <= geometry.length + r + 1)
+        return (right >= -radius - 1 && left <= radius + 1)
+            || (right >= length - radius - 1 && left <= length + radius + 1)
     }
 
     /// Sub-columns for curves that bend like g″ stretched by the slope, 1 + g′² (tolerance 0.1).
     @inlinable var stretchedSubColumns: Int {
-        let stretch = 1 + geometry.slopeBound * geometry.slopeBound
-        return WaveSampler.subColumns(curvatureBound: geometry.curvatureBound * stretch, tolerance: 0.1)
+        let stretch = 1 + slopeBound * slopeBound
+        return WaveSampler.subColumns(curvatureBound: curvatureBound * stretch, tolerance: 0.1)
+    }
+
+    /// Sub-columns of the exact-offset path: lo and hi bend like g″/(1 − r·κ) (tolerance 0.1).
+    @inlinable var offsetSubColumns: Int {
+        WaveSampler.subColumns(curvatureBound: curvatureBound / (1 - radius * curvatureBound), tolerance: 0.1)
     }
 }
 
@@ -311,8 +334,7 @@ func drawStrokeGroup(
     let highReciprocals = scratch.highEdges
     chordRunReciprocals(slopes: scratch.lowSlopes, subColumns: k, into: lowReciprocals)
     chordRunReciprocals(slopes: scratch.highSlopes, subColumns: k, into: highReciprocals)
-    let top = clampedRow(lowBounds.low.rounded(.down), low: firstRow, high: endRow)
-    let bottom = max(top, clampedRow(highBounds.high.rounded(.up), low: firstRow, high: endRow))
+    let (top, bottom) = strokeGroupRows(lowBounds, highBounds, firstRow: firstRow, endRow: endRow)
     // Rows between every lane's lo and hi are fully covered: constant spans.
     let fullTop = clampedRow(lowBounds.high.rounded(.up), low: firstRow, high: endRow)
     let fullBottom = clampedRow(highBounds.low.rounded(.down), low: firstRow, high: endRow)
@@ -340,6 +362,14 @@ func drawStrokeGroup(
         let coverage = laneClamp01(belowLow - belowHigh)
         band.blender.coverageLanes(row, group: groupX, lanes: lanes, coverage: coverage)
     }
+}
+
+/// The rows [top, bottom) of [firstRow, endRow) that a group whose chords of lo reach `low` and
+/// of hi reach `high` touches (empty: none).
+@inlinable @inline(__always)
+func strokeGroupRows(_ low: ChordBounds, _ high: ChordBounds, firstRow: Int, endRow: Int) -> (top: Int, bottom: Int) {
+    let top = clampedRow(low.low.rounded(.down), low: firstRow, high: endRow)
+    return (top, max(top, clampedRow(high.high.rounded(.up), low: firstRow, high: endRow)))
 }
 
 /// Fast path: the vertical cross-section [lo, hi] of the stroke of a gently bent curve,

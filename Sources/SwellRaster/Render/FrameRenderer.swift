@@ -37,6 +37,10 @@ import Synchronization
 /// rows of the last such fill, earlier wave fills also skip the 16-column groups it covers
 /// (`HiddenGroups`, `BandJob.hiddenGroups`).
 ///
+/// Shared columns: a wave stroke that several bands draw has its columns (cross-sections, cap
+/// edges, chord bounds) computed once per frame before the bands, on every thread
+/// (`StrokeColumnTable`); each band then draws only the column groups that reach its rows.
+///
 /// Figure (the virtual kiosk, `scripts/vm/strip-bench --icount`: render plus the copy to a DRM
 /// dumb buffer in millions of guest instructions, 2026-12-03, history in docs/speed.md): the strip
 /// page (examples/strip.json, a picture under a 70-row wave strip, 1920x1080) 1.35 a frame
@@ -49,6 +53,10 @@ public final class FrameRenderer {
     public let bandHeight: Int?
     /// Worker threads; 1 renders on the calling thread.
     public let threads: Int
+    /// The threads the rows are cut into bands for (default `threads`). More than `threads`
+    /// draws the same bands in sequence: what the cut alone costs, without a second core (the
+    /// columns a wave computes again in each band show here; contention between cores does not).
+    public var bandThreads: Int
 
     /// Each command's rectangle this frame (a layer's begin and end: the union of its contents).
     private var rects: [ClipRect] = []
@@ -85,6 +93,12 @@ public final class FrameRenderer {
     /// The helper threads (created on the first frame drawn in several bands) and their band counter.
     private var helpers: WorkerPool?
     private let bandCounter = BandCounter()
+    /// Whether wave strokes drawn in several bands have their columns computed once per frame
+    /// (`StrokeColumnTable`; the same bytes either way: off only to measure and test it).
+    public var sharesStrokeColumns = true
+    /// How many strokes the last frame drawn shared their columns for.
+    public private(set) var sharedStrokes = 0
+    private let strokeColumns = StrokeColumnTable()
     private var pool: WorkerPool {
         if let helpers { return helpers }
         let created = WorkerPool(helpers: threads - 1)
@@ -111,6 +125,7 @@ public final class FrameRenderer {
         precondition(threads >= 1 && (bandHeight ?? 1) >= 1)
         self.threads = threads
         self.bandHeight = bandHeight
+        bandThreads = threads
         scratch = (0..<threads).map { _ in BandScratch() }
         views = ScratchViews(scratch.map(\.view))
     }
@@ -139,11 +154,11 @@ public final class FrameRenderer {
         guard mostlyCircles else {
             let minimum = repeatsColumns ? FrameRenderer.minimumBandRows : FrameRenderer.minimumFineBandRows
             let most = repeatsColumns ? 4 : 8
-            let perThread = threads == 1 ? 1 : min(most, max(1, height / (threads * minimum)))
-            let count = threads * perThread
+            let perThread = bandThreads == 1 ? 1 : min(most, max(1, height / (bandThreads * minimum)))
+            let count = bandThreads * perThread
             return max(1, (height + count - 1) / count)
         }
-        let perThread = threads == 1 ? height : max(32, (height + threads * 4 - 1) / (threads * 4))
+        let perThread = bandThreads == 1 ? height : max(32, (height + bandThreads * 4 - 1) / (bandThreads * 4))
         let cacheRows = max(32, FrameRenderer.circleBandBytes / max(1, width * 4))
         return max(1, min(perThread, cacheRows))
     }
@@ -190,6 +205,7 @@ public final class FrameRenderer {
             for region in regions { damagedRows += region.y1 - region.y0 }
             cutDamage(list, surface, rows: damagedRows, circles: circles, waves: waves)
             findOccluders(list, surface)
+            shareStrokeColumns(list, surface, waves: waves)
             var tallest = 1
             for band in bands { tallest = max(tallest, band.y1 - band.y0) }
             for (index, worker) in scratch.enumerated() {
@@ -326,7 +342,7 @@ public final class FrameRenderer {
         let mostlyCircles = 2 * circles > list.commands.count
         let bandHeight = rowsPerBand(
             height: rows, width: surface.width, mostlyCircles: mostlyCircles, repeatsColumns: waves > 0)
-        if threads == 1 || self.bandHeight != nil {
+        if bandThreads == 1 || self.bandHeight != nil {
             cutIntoBands(bandHeight)
         } else if mostlyCircles || waves == 0 {
             // Circles keep their cache-sized bands as the largest, on multiples of eight rows.
@@ -398,7 +414,7 @@ public final class FrameRenderer {
         costs.withUnsafeMutableBufferPointer { costs in
             _ = sumRowCosts(costs, list, surface)
             FrameRenderer.guidedBands(
-                UnsafeBufferPointer(costs), regions, threads: threads, alignment: alignment, mostRows: mostRows,
+                UnsafeBufferPointer(costs), regions, threads: bandThreads, alignment: alignment, mostRows: mostRows,
                 into: &bands)
         }
     }
@@ -487,6 +503,33 @@ public final class FrameRenderer {
         return fill.fullRows
     }
 
+    /// Computes the columns of the wave strokes that several bands draw, once, before the bands
+    /// (`StrokeColumnTable`): on the pool's threads, in items taken from a counter. A frame
+    /// without waves (`waves`: its wave fills and strokes) does not look at its commands.
+    private func shareStrokeColumns(_ list: DisplayList, _ surface: PixelSurface, waves: Int) {
+        sharedStrokes = 0
+        guard sharesStrokeColumns, waves > 0, bands.count > 1 else { return }
+        let (strokes, items) = list.commands.withUnsafeBufferPointer { commands in
+            rects.withUnsafeBufferPointer { rects in
+                bands.withUnsafeBufferPointer { bands in
+                    strokeColumns.plan(commands, rects: rects, bands: bands, surface: surface)
+                }
+            }
+        }
+        sharedStrokes = strokes
+        guard items > 0 else { return }
+        let view = strokeColumns.view
+        if threads == 1 || items == 1 {
+            for item in 0..<items { view.fill(item: item, surface: surface) }
+            return
+        }
+        bandCounter.next.store(0, ordering: .relaxed)
+        let run = ParallelStrokeColumns(table: view, items: items, surface: surface, counter: bandCounter)
+        withUnsafePointer(to: run) { run in
+            pool.run(ParallelStrokeColumns.body, context: UnsafeRawPointer(run))
+        }
+    }
+
     private func renderBands(_ list: DisplayList, _ surface: PixelSurface) {
         list.commands.withUnsafeBufferPointer { commands in
             rects.withUnsafeBufferPointer { rects in
@@ -494,7 +537,8 @@ public final class FrameRenderer {
                     occluders.withUnsafeBufferPointer { occluders in
                         let job = BandJob(
                             commands: commands, rects: rects, bands: bands, occluders: occluders,
-                            columnOccluder: columnOccluder, surface: surface, background: list.background.opaquePixel)
+                            columnOccluder: columnOccluder, strokes: sharedStrokes > 0 ? strokeColumns.view : nil,
+                            surface: surface, background: list.background.opaquePixel)
                         if threads == 1 || bands.count == 1 {
                             for band in bands { job.render(band, views[0]) }
                             return
@@ -526,6 +570,23 @@ private struct ParallelBands {
             let band = run.pointee.counter.next.wrappingAdd(1, ordering: .relaxed).oldValue
             guard band < bands.count else { return }
             run.pointee.job.render(bands[band], run.pointee.views[worker])
+        }
+    }
+}
+
+/// The shared stroke columns' fill items for the worker pool, taken from the counter.
+private struct ParallelStrokeColumns {
+    let table: StrokeColumnTable.View
+    let items: Int
+    let surface: PixelSurface
+    let counter: BandCounter
+
+    static let body: PoolBody = { context, _ in
+        let run = context.assumingMemoryBound(to: ParallelStrokeColumns.self)
+        while true {
+            let item = run.pointee.counter.next.wrappingAdd(1, ordering: .relaxed).oldValue
+            guard item < run.pointee.items else { return }
+            run.pointee.table.fill(item: item, surface: run.pointee.surface)
         }
     }
 }
@@ -580,6 +641,8 @@ private struct BandJob: @unchecked Sendable {
     let occluders: UnsafeBufferPointer<Occluder>
     /// `FrameRenderer.columnOccluder`.
     let columnOccluder: Int
+    /// The wave strokes' columns computed for every band (nil: none this frame).
+    let strokes: StrokeColumnTable.View?
     let surface: PixelSurface
     let background: UInt32
 
@@ -606,9 +669,12 @@ private struct BandJob: @unchecked Sendable {
             guard !region.isEmpty else { continue }
             switch commands[index] {
             case .draw(let command):
-                draw(
-                    command, on: rows, within: area, extent: (rects[index].y0, rects[index].y1),
-                    hidden: index < columnOccluder ? hidden : nil)
+                let extent = (rects[index].y0, rects[index].y1)
+                if let shared = strokes?.stroke(index) {
+                    draw(command, shared: shared, on: rows, within: area, extent: extent)
+                } else {
+                    draw(command, on: rows, within: area, extent: extent, hidden: index < columnOccluder ? hidden : nil)
+                }
             case .beginLayer:
                 saveBelow(region, rows, scratch, depth: depth - 1, band: band)
             case .endLayer(let mask, let placement):

@@ -30,3 +30,18 @@ func draw(
     rows.materialise(top..<max(top, min(extent.bottom, clip.y1)))
     draw(command, on: surface, within: area)
 }
+
+/// `draw(_:on:within:extent:hidden:)` for a wave stroke whose columns the frame's bands share
+/// (`StrokeColumnTable`): the same rows written first, the same pixels.
+func draw(
+    _ command: DrawCommand, shared: SharedStrokeColumns, on rows: UniformRows, within area: ClipRect,
+    extent: (top: Int, bottom: Int)
+) {
+    let surface = rows.surface
+    var clip = area.intersection(surface.bounds)
+    if let own = command.clip { clip = clip.intersection(own) }
+    guard !clip.isEmpty, command.color.a > 0, case .waveStroke(let stroke) = command.shape else { return }
+    let top = max(extent.top, clip.y0)
+    rows.materialise(top..<max(top, min(extent.bottom, clip.y1)))
+    strokeWave(surface, stroke, SourceColor(command.color), clip: clip, shared: shared)
+}

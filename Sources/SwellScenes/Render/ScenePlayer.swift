@@ -121,6 +121,18 @@ public final class ScenePlayer {
         liveSources = Self.liveSources(layers, self.placements)
     }
 
+    /// The threads the renderer cuts its bands for (`FrameRenderer.bandThreads`; measuring only).
+    public var bandThreads: Int {
+        get { renderer.bandThreads }
+        set { renderer.bandThreads = newValue }
+    }
+
+    /// `FrameRenderer.sharesStrokeColumns` (measuring only).
+    public var sharesStrokeColumns: Bool {
+        get { renderer.sharesStrokeColumns }
+        set { renderer.sharesStrokeColumns = newValue }
+    }
+
     /// For each layer, the index of the element its `countOf` names (nil: none).
     private static func liveSources(_ layers: [any Scene], _ placements: [Placement]) -> [Int?] {
         layers.map { layer in

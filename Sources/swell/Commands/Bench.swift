@@ -56,6 +56,13 @@ let benchVerb = Verb(
         .option("drawlists", "DIR", "benchmark every draw list (*.json) in DIR"),
         .option("frames", "N", "frames to render (default: 20 s of the scene, or 100 per draw list)"),
         .option("threads", "N", "render threads (default: one per core)"),
+        .option(
+            "band-threads", "N",
+            "cut a scene's frames into bands as for N threads, drawn on --threads (default: the same): "
+                + "what the cut costs without a second core"),
+        .flag(
+            "per-band-columns",
+            "compute a wave stroke's columns in every band it meets, not once per frame (the same pixels; to measure)"),
         .flag("whole-frames", "draw every frame whole (default: only what changed since the previous frame)"),
         .option(
             "clock-step", "S",

@@ -14,6 +14,8 @@ import SwellSystem
 func benchScene(_ sceneName: String, _ arguments: ParsedArguments) throws -> Int32 {
     let threads = try arguments.integer("threads", default: onlineCores(), in: 1...256)
     let player = try loadScenePlayer(sceneName, threads: threads)
+    player.bandThreads = try arguments.integer("band-threads", default: threads, in: 1...256)
+    player.sharesStrokeColumns = !arguments.has("per-band-columns")
     let bench = try SceneBench(arguments, threads: threads, defaultSeconds: 20)
     defer { bench.close() }
     let name = sceneName.split(separator: "/").last.map(String.init) ?? sceneName
