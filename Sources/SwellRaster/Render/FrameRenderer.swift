@@ -374,22 +374,11 @@ public final class FrameRenderer {
     /// Why: equal rows left one of two threads waiting when the commands crowd one side of the
     /// damage (a waveform's strokes pile up around its baseline, text sits at the top of its band).
     private func cutIntoBalancedBands(_ count: Int, _ list: DisplayList, _ surface: PixelSurface, alignment: Int) {
-        // The per-row work runs on a local array through its buffer: indexing the stored
-        // property in these loops paid an exclusivity check per access, ~20 µs a frame of the
-        // two-thread waveform's serial part (a per-frame trace), a tenth of a band.
-        var costs: [Int] = []
-        swap(&costs, &rowCosts)
-        defer { swap(&costs, &rowCosts) }
-        costs.removeAll(keepingCapacity: true)
-        costs.append(contentsOf: repeatElement(0, count: surface.height + 1))
-        let total = costs.withUnsafeMutableBufferPointer { costs in
-            sumRowCosts(costs, list, surface)
-        }
-        let share = max(1, (total + count - 1) / max(1, count))
-        bands.removeAll(keepingCapacity: true)
-        var spent = 0
-        var goal = share
-        costs.withUnsafeBufferPointer { costs in
+        withRowCosts(list, surface) { costs, total in
+            let share = max(1, (total + count - 1) / max(1, count))
+            bands.removeAll(keepingCapacity: true)
+            var spent = 0
+            var goal = share
             for region in regions {
                 var top = region.y0
                 for y in region.y0..<region.y1 {
@@ -406,17 +395,27 @@ public final class FrameRenderer {
 
     /// Cuts the damage rectangles into bands of decreasing estimated cost (`guidedBands`).
     private func cutIntoGuidedBands(_ list: DisplayList, _ surface: PixelSurface, alignment: Int, mostRows: Int) {
+        withRowCosts(list, surface) { costs, _ in
+            FrameRenderer.guidedBands(
+                costs, regions, threads: bandThreads, alignment: alignment, mostRows: mostRows, into: &bands)
+        }
+    }
+
+    /// Calls `body` with each row's estimated cost (`sumRowCosts`) and their sum over the damage
+    /// rectangles' rows, in the storage kept between frames. The per-row work runs on a local
+    /// array through its buffer: indexing the stored property in these loops paid an exclusivity
+    /// check per access, ~20 µs a frame of the two-thread waveform's serial part (a per-frame
+    /// trace), a tenth of a band.
+    private func withRowCosts(
+        _ list: DisplayList, _ surface: PixelSurface, _ body: (UnsafeBufferPointer<Int>, Int) -> Void
+    ) {
         var costs: [Int] = []
         swap(&costs, &rowCosts)
         defer { swap(&costs, &rowCosts) }
         costs.removeAll(keepingCapacity: true)
         costs.append(contentsOf: repeatElement(0, count: surface.height + 1))
-        costs.withUnsafeMutableBufferPointer { costs in
-            _ = sumRowCosts(costs, list, surface)
-            FrameRenderer.guidedBands(
-                UnsafeBufferPointer(costs), regions, threads: bandThreads, alignment: alignment, mostRows: mostRows,
-                into: &bands)
-        }
+        let total = costs.withUnsafeMutableBufferPointer { costs in sumRowCosts(costs, list, surface) }
+        costs.withUnsafeBufferPointer { costs in body(costs, total) }
     }
 
     /// Cuts `regions` (disjoint rectangles, rows within `costs`) into `bands` of decreasing
