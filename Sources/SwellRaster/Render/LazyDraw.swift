@@ -12,9 +12,7 @@ func draw(
     hidden: HiddenGroups? = nil
 ) {
     let surface = rows.surface
-    var clip = area.intersection(surface.bounds)
-    if let own = command.clip { clip = clip.intersection(own) }
-    guard !clip.isEmpty, command.color.a > 0 else { return }
+    guard let clip = drawableClip(command, surface, within: area) else { return }
     if case .waveFill(let wave) = command.shape, command.origin == .zero, rows.isFullWidth, clip.x0 == 0,
         clip.x1 == surface.width
     {
@@ -26,8 +24,7 @@ func draw(
         rows.blendFullRows(fill.fullRows, with: WaveBlender(source), hidden: hidden)
         return
     }
-    let top = max(extent.top, clip.y0)
-    rows.materialise(top..<max(top, min(extent.bottom, clip.y1)))
+    materialise(rows, extent: extent, within: clip)
     draw(command, on: surface, within: area)
 }
 
@@ -38,10 +35,25 @@ func draw(
     extent: (top: Int, bottom: Int)
 ) {
     let surface = rows.surface
+    guard let clip = drawableClip(command, surface, within: area), case .waveStroke(let stroke) = command.shape
+    else { return }
+    materialise(rows, extent: extent, within: clip)
+    strokeWave(surface, stroke, SourceColor(command.color), clip: clip, shared: shared)
+}
+
+/// Where `command` can draw within `area`: its own clip and the surface's bounds (nil: nowhere,
+/// or its colour is transparent).
+@inlinable @inline(__always)
+func drawableClip(_ command: DrawCommand, _ surface: PixelSurface, within area: ClipRect) -> ClipRect? {
     var clip = area.intersection(surface.bounds)
     if let own = command.clip { clip = clip.intersection(own) }
-    guard !clip.isEmpty, command.color.a > 0, case .waveStroke(let stroke) = command.shape else { return }
+    guard !clip.isEmpty, command.color.a > 0 else { return nil }
+    return clip
+}
+
+/// Writes the virtual rows a command can touch: its row extent within `clip`.
+@inlinable @inline(__always)
+func materialise(_ rows: UniformRows, extent: (top: Int, bottom: Int), within clip: ClipRect) {
     let top = max(extent.top, clip.y0)
     rows.materialise(top..<max(top, min(extent.bottom, clip.y1)))
-    strokeWave(surface, stroke, SourceColor(command.color), clip: clip, shared: shared)
 }
