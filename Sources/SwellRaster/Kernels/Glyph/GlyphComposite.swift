@@ -13,11 +13,15 @@
 /// pointer. The blend is `ExactGlyphBlend` for opaque colours (integer, 16-bit halves, the colour
 /// rounded to its opaque pixel) and `FloatGlyphBlend` (`blendGlyph`, rounding in one addition)
 /// for translucent ones (Blend.swift, `BlendPrecision`, states the rule). text-page.json (3124
-/// glyphs, 1080p, one thread, tuned, 2-core Zen 4 EPYC, 2026-12-03 18:20 UTC, load 2.5–2.9,
-/// alternating with main's binary): 0.30–0.37 ms a frame with its background and two wave fills
-/// against Cairo's 1.5–2.0 ms, median 5.1× (main's 0.36–0.45 ms, median 4.0×, in the same
-/// minutes). Merging a line's glyph rows into one coverage row per frame row, prefetching the
-/// destination and inlining this loop into the glyph loop were not faster (docs/speed.md, "Text").
+/// glyphs, 1080p, one thread, tuned, 2-core Zen 4 EPYC, 2026-12-03 19:09 and 19:52 UTC, load
+/// 0.1–1.2, twenty runs): 0.29–0.43 ms a frame with its background and two wave fills against
+/// Cairo's 1.46–2.25 ms, medians 4.96× and 5.11×; this loop is about half of that frame, the
+/// background write a third. Merging a line's glyph rows into one coverage row per frame row,
+/// prefetching the destination and inlining this loop into the glyph loop were not faster; nor
+/// were the blender's vectors built once per run (each glyph's call then two arguments, no
+/// broadcasts), two ≤ 8-lane rows in one 16-lane blend, rows unrolled by two, a band height
+/// under the frame's, and, slower: a 9–16-lane last vector as two 8-lane halves each with its
+/// zero test, no zero test, one 16-lane loop for every width (docs/speed.md, "Text").
 @inlinable
 public func fillGlyphs(_ surface: PixelSurface, _ run: GlyphRun, _ source: SourceColor, clip: ClipRect) {
     let area = clip.intersection(run.bounds).intersection(surface.bounds)
