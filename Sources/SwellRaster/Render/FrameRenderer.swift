@@ -40,6 +40,8 @@ import Synchronization
 /// Shared columns: a wave stroke that several bands draw has its columns (cross-sections, cap
 /// edges, chord bounds) computed once per frame before the bands, on every thread
 /// (`StrokeColumnTable`); each band then draws only the column groups that reach its rows.
+/// Frames of wave strokes and layers only (the waveform) are cut instead into vertical strips,
+/// one a thread, each computing its own columns (`cutIntoStrips`).
 ///
 /// Figure (the virtual kiosk, `scripts/vm/strip-bench --icount`: render plus the copy to a DRM
 /// dumb buffer in millions of guest instructions, 2026-12-03, history in docs/speed.md): the strip
@@ -99,8 +101,8 @@ public final class FrameRenderer {
     /// How many strokes the last frame drawn shared their columns for.
     public private(set) var sharedStrokes = 0
     /// Which frames several threads draw in vertical strips instead of row bands
-    /// (`cutIntoStrips`; the same bytes either way). Off by default: not faster yet (docs/speed.md).
-    public var stripCut = StripCut.never
+    /// (`cutIntoStrips`; the same bytes either way).
+    public var stripCut = StripCut.strokes
     /// The strips' cuts fall on multiples of this many columns, and none but a region's edge
     /// strips is narrower (best a multiple of 16, the kernels' column groups, or a group's
     /// columns are computed in both strips); nil: one strip per thread (`bandThreads`), a
@@ -658,9 +660,9 @@ public final class FrameRenderer {
 extension FrameRenderer {
     /// Which frames several threads draw in vertical strips (`cutIntoStrips`) instead of bands of rows.
     public enum StripCut: Sendable {
-        /// Never (the default).
+        /// Never (to measure and test).
         case never
-        /// Frames of wave strokes and layers only.
+        /// Frames of wave strokes and layers only (the default).
         case strokes
         /// Every frame cut on several threads (to test that every kernel's pixels are the same
         /// whatever the clip's columns; not for rings and discs, whose edge columns differ, see
