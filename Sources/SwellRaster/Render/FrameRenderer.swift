@@ -393,17 +393,19 @@ public final class FrameRenderer {
         return strokes > 0
     }
 
-    /// Cuts every damage rectangle into vertical strips of its full height, narrowing from both
-    /// sides towards its middle: the caller takes them from the left, the helpers from the right
-    /// (`ParallelStrips`), and they meet in the narrow ones.
+    /// Cuts every damage rectangle into vertical strips of its full height: one a thread (or,
+    /// with `stripColumns`, strips narrowing from both sides towards the middle). The caller
+    /// takes them from the left, the helpers from the right (`ParallelStrips`).
     ///
     /// Why strips: the waveform's strokes and its layer's horizontal-gradient mask are the same
-    /// work in every column, and in a strip a stroke computes only its own columns: two row
-    /// bands computed each stroke's columns (sines, end cuts, chord bounds) for the whole width
-    /// each, or once per frame in a phase of their own before the bands (`StrokeColumnTable`),
-    /// whose end every thread waited for. Why from both sides: each thread then draws nearly the
-    /// same columns every frame, which stay in its core's cache (strips taken from one counter
-    /// changed hands from frame to frame, and were slower on two threads than row bands).
+    /// work in every column, and in a strip a stroke computes only its own columns; in row bands
+    /// each stroke's columns (sines, end cuts, chord bounds) were computed once per frame in a
+    /// phase of their own before the bands (`StrokeColumnTable`, ~95 µs of the two-thread
+    /// frame's ~330), whose end every thread waited for. The waveform's two-thread p50 was 3–6 %
+    /// shorter (docs/speed.md). Why from both ends: each thread then draws the same columns every
+    /// frame, which stay in its core's cache (strips handed out by one counter changed hands
+    /// from frame to frame, and were slower). Why not narrower strips: each costs several µs of
+    /// set-up per stroke, and the 64-column cut was slower than one strip a thread.
     private func cutIntoStrips() {
         bands.removeAll(keepingCapacity: true)
         for region in regions {
