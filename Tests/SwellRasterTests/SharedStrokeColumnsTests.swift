@@ -22,6 +22,8 @@ import Testing
                 let renderer = FrameRenderer(threads: threads, bandHeight: bandHeight)
                 renderer.bandThreads = max(2, threads)
                 renderer.sharesStrokeColumns = shares
+                // These frames (strokes and layers only) would be cut into strips, which share nothing.
+                renderer.stripCut = .never
                 let banded = PixelBuffer(width: frame.width, height: frame.height)
                 renderer.render(frame, into: banded.surface, tracksDamage: false)
                 if shares { shared += renderer.sharedStrokes } else { #expect(renderer.sharedStrokes == 0) }

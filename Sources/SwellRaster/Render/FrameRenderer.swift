@@ -40,6 +40,8 @@ import Synchronization
 /// Shared columns: a wave stroke that several bands draw has its columns (cross-sections, cap
 /// edges, chord bounds) computed once per frame before the bands, on every thread
 /// (`StrokeColumnTable`); each band then draws only the column groups that reach its rows.
+/// Frames of wave strokes and layers only (the waveform) are cut instead into vertical strips,
+/// one a thread, each computing its own columns (`cutIntoStrips`).
 ///
 /// Figure (the virtual kiosk, `scripts/vm/strip-bench --icount`: render plus the copy to a DRM
 /// dumb buffer in millions of guest instructions, 2026-12-03, history in docs/speed.md): the strip
@@ -98,6 +100,16 @@ public final class FrameRenderer {
     public var sharesStrokeColumns = true
     /// How many strokes the last frame drawn shared their columns for.
     public private(set) var sharedStrokes = 0
+    /// Which frames several threads draw in vertical strips instead of row bands
+    /// (`cutIntoStrips`; the same bytes either way).
+    public var stripCut = StripCut.strokes
+    /// The strips' cuts fall on multiples of this many columns, and none but a region's edge
+    /// strips is narrower (best a multiple of 16, the kernels' column groups, or a group's
+    /// columns are computed in both strips); nil: one strip per thread (`bandThreads`), a
+    /// multiple of 64 columns wide.
+    public var stripColumns: Int?
+    /// Whether the last frame drawn was cut into strips.
+    public private(set) var drewStrips = false
     private let strokeColumns = StrokeColumnTable()
     private var pool: WorkerPool {
         if let helpers { return helpers }
@@ -342,8 +354,12 @@ public final class FrameRenderer {
         let mostlyCircles = 2 * circles > list.commands.count
         let bandHeight = rowsPerBand(
             height: rows, width: surface.width, mostlyCircles: mostlyCircles, repeatsColumns: waves > 0)
+        drewStrips = false
         if bandThreads == 1 || self.bandHeight != nil {
             cutIntoBands(bandHeight)
+        } else if cutsIntoStrips(list) {
+            cutIntoStrips()
+            drewStrips = true
         } else if mostlyCircles || waves == 0 {
             // Circles keep their cache-sized bands as the largest, on multiples of eight rows.
             cutIntoGuidedBands(
@@ -351,6 +367,81 @@ public final class FrameRenderer {
         } else {
             cutIntoBalancedBands((rows + bandHeight - 1) / bandHeight, list, surface, alignment: circles > 0 ? 8 : 1)
         }
+    }
+
+    /// Whether this frame is cut into vertical strips (`stripCut`).
+    private func cutsIntoStrips(_ list: DisplayList) -> Bool {
+        switch stripCut {
+        case .never: return false
+        case .always: return true
+        case .strokes: return isStrokeFrame(list)
+        }
+    }
+
+    /// Whether `list` holds wave strokes and nothing but layers besides (the waveform scene).
+    private func isStrokeFrame(_ list: DisplayList) -> Bool {
+        var strokes = 0
+        for command in list.commands {
+            switch command {
+            case .draw(let draw):
+                guard case .waveStroke = draw.shape else { return false }
+                strokes += 1
+            case .beginLayer, .endLayer: break
+            case .image, .maskedImage: return false
+            }
+        }
+        return strokes > 0
+    }
+
+    /// Cuts every damage rectangle into vertical strips of its full height: one a thread (or,
+    /// with `stripColumns`, strips narrowing from both sides towards the middle). The caller
+    /// takes them from the left, the helpers from the right (`ParallelStrips`).
+    ///
+    /// Why strips: the waveform's strokes and its layer's horizontal-gradient mask are the same
+    /// work in every column, and in a strip a stroke computes only its own columns; in row bands
+    /// each stroke's columns (sines, end cuts, chord bounds) were computed once per frame in a
+    /// phase of their own before the bands (`StrokeColumnTable`, ~95 µs of the two-thread
+    /// frame's ~330), whose end every thread waited for. The waveform's two-thread p50 was 3–6 %
+    /// shorter (docs/speed.md). Why from both ends: each thread then draws the same columns every
+    /// frame, which stay in its core's cache (strips handed out by one counter changed hands
+    /// from frame to frame, and were slower). Why not narrower strips: each costs several µs of
+    /// set-up per stroke, and the 64-column cut was slower than one strip a thread.
+    private func cutIntoStrips() {
+        bands.removeAll(keepingCapacity: true)
+        for region in regions {
+            let perThread = (region.x1 - region.x0 + bandThreads - 1) / bandThreads
+            let columns = stripColumns ?? max(64, (perThread + 63) / 64 * 64)
+            FrameRenderer.appendStrips(of: region, columns: columns, threads: bandThreads, into: &bands)
+        }
+    }
+
+    /// Appends to `strips` the strips of `region`, left to right: on each side a `1 / (2 ·
+    /// threads)` share of its columns cut on multiples of `columns` (at least `columns` wide),
+    /// then the same cut of what lies between, down to one or two strips of `columns` in the
+    /// middle (the region's edge strips also take its columns before the first multiple and
+    /// after the last).
+    public static func appendStrips(of region: ClipRect, columns: Int, threads: Int, into strips: inout [ClipRect]) {
+        appendStrips(of: region, from: region.x0, to: region.x1, columns: columns, threads: threads, into: &strips)
+    }
+
+    private static func appendStrips(
+        of region: ClipRect, from left: Int, to right: Int, columns: Int, threads: Int, into strips: inout [ClipRect]
+    ) {
+        let low = (left + columns - 1) / columns
+        let high = right / columns
+        guard high - low > 2 else {
+            // The middle: at most two strips, cut at the multiple between them.
+            let cut = high - low == 2 ? (low + 1) * columns : right
+            strips.append(ClipRect(x0: left, y0: region.y0, x1: cut, y1: region.y1))
+            if cut < right { strips.append(ClipRect(x0: cut, y0: region.y0, x1: right, y1: region.y1)) }
+            return
+        }
+        let width = max(1, (high - low) / (2 * threads)) * columns
+        strips.append(ClipRect(x0: left, y0: region.y0, x1: low * columns + width, y1: region.y1))
+        appendStrips(
+            of: region, from: low * columns + width, to: high * columns - width, columns: columns, threads: threads,
+            into: &strips)
+        strips.append(ClipRect(x0: high * columns - width, y0: region.y0, x1: right, y1: region.y1))
     }
 
     /// Cuts every disjoint damage rectangle into bands of at most `bandHeight` rows.
@@ -507,7 +598,7 @@ public final class FrameRenderer {
     /// without waves (`waves`: its wave fills and strokes) does not look at its commands.
     private func shareStrokeColumns(_ list: DisplayList, _ surface: PixelSurface, waves: Int) {
         sharedStrokes = 0
-        guard sharesStrokeColumns, waves > 0, bands.count > 1 else { return }
+        guard sharesStrokeColumns, !drewStrips, waves > 0, bands.count > 1 else { return }
         let (strokes, items) = list.commands.withUnsafeBufferPointer { commands in
             rects.withUnsafeBufferPointer { rects in
                 bands.withUnsafeBufferPointer { bands in
@@ -529,6 +620,16 @@ public final class FrameRenderer {
         }
     }
 
+    /// Draws the strips of `job` on the pool (`ParallelStrips`).
+    private func renderStrips(_ job: BandJob) {
+        precondition(job.bands.count < 1 << 31)
+        bandCounter.next.store(job.bands.count << 32, ordering: .relaxed)
+        let run = ParallelStrips(job: job, views: views, ends: bandCounter)
+        withUnsafePointer(to: run) { run in
+            pool.run(ParallelStrips.body, context: UnsafeRawPointer(run))
+        }
+    }
+
     private func renderBands(_ list: DisplayList, _ surface: PixelSurface) {
         list.commands.withUnsafeBufferPointer { commands in
             rects.withUnsafeBufferPointer { rects in
@@ -542,6 +643,10 @@ public final class FrameRenderer {
                             for band in bands { job.render(band, views[0]) }
                             return
                         }
+                        if drewStrips {
+                            renderStrips(job)
+                            return
+                        }
                         bandCounter.next.store(0, ordering: .relaxed)
                         let run = ParallelBands(job: job, views: views, counter: bandCounter)
                         withUnsafePointer(to: run) { run in
@@ -550,6 +655,52 @@ public final class FrameRenderer {
                     }
                 }
             }
+        }
+    }
+}
+
+extension FrameRenderer {
+    /// Which frames several threads draw in vertical strips (`cutIntoStrips`) instead of bands of rows.
+    public enum StripCut: Sendable {
+        /// Never (to measure and test).
+        case never
+        /// Frames of wave strokes and layers only (the default).
+        case strokes
+        /// Every frame cut on several threads (to test that every kernel's pixels are the same
+        /// whatever the clip's columns; not for rings and discs, whose edge columns differ, see
+        /// `wholeRows`).
+        case always
+    }
+}
+
+/// One frame's strips for the worker pool, taken from both ends of the list: the caller from
+/// the first, the helpers from the last (`FrameRenderer.cutIntoStrips` says why).
+private struct ParallelStrips {
+    let job: BandJob
+    let views: ScratchViews
+    /// The next strip from the front in the low 32 bits, one past the next from the back in the
+    /// high 32 bits.
+    let ends: BandCounter
+
+    static let body: PoolBody = { context, worker in
+        let run = context.assumingMemoryBound(to: ParallelStrips.self)
+        let bands = run.pointee.job.bands
+        while let strip = run.pointee.take(fromFront: worker == 0) {
+            run.pointee.job.render(bands[strip], run.pointee.views[worker])
+        }
+    }
+
+    /// The next strip from the front or the back (nil: none left).
+    func take(fromFront: Bool) -> Int? {
+        var old = ends.next.load(ordering: .relaxed)
+        while true {
+            let front = old & 0xFFFF_FFFF
+            let back = old >> 32
+            guard front < back else { return nil }
+            let (exchanged, original) = ends.next.compareExchange(
+                expected: old, desired: fromFront ? old + 1 : old - (1 << 32), ordering: .relaxed)
+            if exchanged { return fromFront ? front : back - 1 }
+            old = original
         }
     }
 }

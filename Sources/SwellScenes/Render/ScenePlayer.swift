@@ -127,6 +127,18 @@ public final class ScenePlayer {
         set { renderer.bandThreads = newValue }
     }
 
+    /// `FrameRenderer.stripCut` (measuring only).
+    public var stripCut: FrameRenderer.StripCut {
+        get { renderer.stripCut }
+        set { renderer.stripCut = newValue }
+    }
+
+    /// `FrameRenderer.stripColumns` (measuring only).
+    public var stripColumns: Int? {
+        get { renderer.stripColumns }
+        set { renderer.stripColumns = newValue }
+    }
+
     /// `FrameRenderer.sharesStrokeColumns` (measuring only).
     public var sharesStrokeColumns: Bool {
         get { renderer.sharesStrokeColumns }

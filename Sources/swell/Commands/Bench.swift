@@ -63,6 +63,14 @@ let benchVerb = Verb(
         .flag(
             "per-band-columns",
             "compute a wave stroke's columns in every band it meets, not once per frame (the same pixels; to measure)"),
+        .flag(
+            "row-bands",
+            "draw frames of wave strokes (and layers) in bands of rows, not vertical strips, on several threads "
+                + "(the same pixels; to measure)"),
+        .option(
+            "strip-columns", "N",
+            "cut those frames' strips on multiples of N columns, narrowing towards the middle "
+                + "(default: one strip a thread; to measure)"),
         .flag("whole-frames", "draw every frame whole (default: only what changed since the previous frame)"),
         .option(
             "clock-step", "S",

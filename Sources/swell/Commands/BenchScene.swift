@@ -16,6 +16,10 @@ func benchScene(_ sceneName: String, _ arguments: ParsedArguments) throws -> Int
     let player = try loadScenePlayer(sceneName, threads: threads)
     player.bandThreads = try arguments.integer("band-threads", default: threads, in: 1...256)
     player.sharesStrokeColumns = !arguments.has("per-band-columns")
+    if arguments.has("row-bands") { player.stripCut = .never }
+    if arguments["strip-columns"] != nil {
+        player.stripColumns = try arguments.integer("strip-columns", default: 64, in: 16...4096)
+    }
     let bench = try SceneBench(arguments, threads: threads, defaultSeconds: 20)
     defer { bench.close() }
     let name = sceneName.split(separator: "/").last.map(String.init) ?? sceneName
