@@ -89,6 +89,9 @@ public final class FrameRenderer {
     private var rowCosts: [Int] = []
     /// This frame's wave fills (their covered rows cost little, `cheapRows`).
     private var waveFills: [Int] = []
+    /// Whether the last binned frame holds wave strokes and nothing but layers besides (the
+    /// waveform scene; `bin` finds it while it sorts the commands).
+    private var isStrokeFrame = false
     /// One per thread: virtual row colours and the layers' band-local "below" copies.
     private let scratch: [BandScratch]
     private var views: ScratchViews
@@ -251,6 +254,8 @@ public final class FrameRenderer {
         var circles = 0
         var waves = 0
         var depth = 0
+        var strokes = 0
+        var layerCommands = 0
         for (index, command) in list.commands.enumerated() {
             let rect = bounds(of: command, width: list.width, height: list.height)
             rects.append(rect)
@@ -261,13 +266,17 @@ public final class FrameRenderer {
                 case .waveFill:
                     waves += 1
                     waveFills.append(index)
-                case .waveStroke: waves += 1
+                case .waveStroke:
+                    waves += 1
+                    strokes += 1
                 default: break
                 }
             case .beginLayer:
+                layerCommands += 1
                 openLayers.append((index, ClipRect(x0: 0, y0: 0, x1: 0, y1: 0)))
                 depth = max(depth, openLayers.count)
             case .endLayer:
+                layerCommands += 1
                 guard let layer = openLayers.popLast() else { continue }
                 rects[layer.begin] = layer.union
                 rects[index] = layer.union
@@ -280,6 +289,7 @@ public final class FrameRenderer {
         }
         // A layer never ended does nothing (its contents are drawn as they are).
         for layer in openLayers { rects[layer.begin] = ClipRect(x0: 0, y0: 0, x1: 0, y1: 0) }
+        isStrokeFrame = strokes > 0 && strokes + layerCommands == list.commands.count
         guard tracksDamage else { return (circles, waves, depth) }
         swap(&signatures, &previousSignatures)
         signatures.removeAll(keepingCapacity: true)
@@ -357,7 +367,7 @@ public final class FrameRenderer {
         drewStrips = false
         if bandThreads == 1 || self.bandHeight != nil {
             cutIntoBands(bandHeight)
-        } else if cutsIntoStrips(list) {
+        } else if cutsIntoStrips {
             cutIntoStrips()
             drewStrips = true
         } else if mostlyCircles || waves == 0 {
@@ -370,27 +380,12 @@ public final class FrameRenderer {
     }
 
     /// Whether this frame is cut into vertical strips (`stripCut`).
-    private func cutsIntoStrips(_ list: DisplayList) -> Bool {
+    private var cutsIntoStrips: Bool {
         switch stripCut {
         case .never: return false
         case .always: return true
-        case .strokes: return isStrokeFrame(list)
+        case .strokes: return isStrokeFrame
         }
-    }
-
-    /// Whether `list` holds wave strokes and nothing but layers besides (the waveform scene).
-    private func isStrokeFrame(_ list: DisplayList) -> Bool {
-        var strokes = 0
-        for command in list.commands {
-            switch command {
-            case .draw(let draw):
-                guard case .waveStroke = draw.shape else { return false }
-                strokes += 1
-            case .beginLayer, .endLayer: break
-            case .image, .maskedImage: return false
-            }
-        }
-        return strokes > 0
     }
 
     /// Cuts every damage rectangle into vertical strips of its full height: one a thread (or,
