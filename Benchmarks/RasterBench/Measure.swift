@@ -45,7 +45,7 @@ func measure(lists: [String], renderers: [Renderer], build: String, plan: Measur
         let frame = list.frame
         records.append(.list(name: name, width: frame.width, height: frame.height, ops: frame.commands.count))
         records += try measureList(
-            name: name, list: list, renderers: list.texts.isEmpty ? renderers.filter { !$0.isCold } : renderers,
+            name: name, list: list, renderers: list.texts.isEmpty ? renderers.filter { !$0.isTextOnly } : renderers,
             build: build, plan: plan, counter: counter)
     }
     return records
@@ -57,6 +57,10 @@ private func measureList(
     let frame = list.frame
     var coldList = list
     let coldBuffer = PixelBuffer(width: frame.width, height: frame.height)
+    var glyphList = list
+    if renderers.contains(.swellGlyphs) { glyphList.layoutText(mergingInk: false) }
+    let glyphFrame = glyphList.frame
+    let glyphBuffer = PixelBuffer(width: frame.width, height: frame.height)
     let swellBuffer = PixelBuffer(width: frame.width, height: frame.height)
     let bandedBuffer = PixelBuffer(width: frame.width, height: frame.height)
     let banded = FrameRenderer(threads: 1)
@@ -83,6 +87,7 @@ private func measureList(
         case .swell: render(frame, into: swellBuffer.surface)
         // Whole frames: with damage tracking, the same frame again would draw nothing.
         case .swellBanded: banded.render(frame, into: bandedBuffer.surface, tracksDamage: false)
+        case .swellGlyphs: banded.render(glyphFrame, into: glyphBuffer.surface, tracksDamage: false)
         case .swellDamage:
             damaged.render(withDisc, into: damageBuffer.surface)
             damaged.render(displayList, into: damageBuffer.surface)
@@ -117,7 +122,7 @@ private func measureList(
     /// checksum and allocation records.
     let swellVariants = [
         (Renderer.swell, swellBuffer, build), (.swellBanded, bandedBuffer, build + "-banded"),
-        (.swellDamage, damageBuffer, build + "-damage"),
+        (.swellDamage, damageBuffer, build + "-damage"), (.swellGlyphs, glyphBuffer, build + "-glyphs"),
     ].filter { renderers.contains($0.0) }
 
     // Warm up, and plan frame counts from the last warm-up frame's time.
@@ -172,14 +177,23 @@ private func measureList(
     }
     if let typesetter = list.typesetter {
         let cache = typesetter.glyphs
-        let glyphs = list.frame.commands.reduce(0) { n, c in
-            if case .draw(let command) = c, case .glyphs(let run) = command.shape { return n + run.glyphs.count }
-            return n
+        var glyphs = 0
+        var masks = 0
+        for case .draw(let command) in list.frame.commands {
+            guard case .glyphs(let run) = command.shape else { continue }
+            glyphs += run.placedGlyphs
+            masks += run.glyphs.count
         }
+        let merged = list.mergedRuns
+        let lines = LineMasks(runs: merged.count, masks: masks, bytes: merged.bytes)
         records.append(
             .textCache(
-                build: build, list: name, masks: cache.count, bytes: cache.bytes, budget: cache.budget, glyphs: glyphs))
+                build: build, list: name, masks: cache.count, bytes: cache.bytes, budget: cache.budget, glyphs: glyphs,
+                lines: lines))
         printError("[\(build)] \(name): glyph cache \(cache.count) masks, \(cache.bytes) of \(cache.budget) bytes")
+        printError(
+            "[\(build)] \(name): \(lines.runs) of \(list.texts.count) runs merged into line masks, \(lines.bytes) bytes; "
+                + "\(lines.masks) masks composited for \(glyphs) glyphs")
     }
     if let cairo, renderers.contains(.swell) {
         let agreement = PixelAgreement(cairo.pixels, swellBuffer.surface)

@@ -19,7 +19,7 @@ struct Options {
     var measuresCounter = false
 
     static let usage = """
-        usage: RasterBench measure --build NAME [--renderers swell,cairo,memset,swell-cold,cairo-cold] [--lists DIR] [--records FILE]
+        usage: RasterBench measure --build NAME [--renderers swell,swell-banded,swell-glyphs,cairo,memset,swell-cold,cairo-cold] [--lists DIR] [--records FILE]
                                    [--quick] [--frames N] [--save-images DIR] [--counter]
                RasterBench report RECORDS... [--markdown FILE] [--expect-checksums FILE] [--record-checksums FILE]
                                   [--expect-no-allocations] [--heading TEXT]
@@ -66,7 +66,7 @@ struct Options {
                     guard let renderer = Renderer(rawValue: String(name)) else {
                         throw OptionsError(
                             description:
-                                "--renderers: unknown renderer \(name) (swell, swell-banded, cairo, memset, swell-cold or cairo-cold)"
+                                "--renderers: unknown renderer \(name) (swell, swell-banded, swell-damage, swell-glyphs, cairo, memset, swell-cold or cairo-cold)"
                         )
                     }
                     renderers.append(renderer)

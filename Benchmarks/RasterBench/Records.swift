@@ -14,7 +14,7 @@ enum Record {
     /// How closely two renderers' pictures agree in one process (`compared`: "Cairo / Swell", ...).
     case agreement(build: String, list: String, compared: String, PixelAgreement)
     /// The glyph cache after a warm frame: masks, their bytes, the budget, and glyphs drawn.
-    case textCache(build: String, list: String, masks: Int, bytes: Int, budget: Int, glyphs: Int)
+    case textCache(build: String, list: String, masks: Int, bytes: Int, budget: Int, glyphs: Int, lines: LineMasks)
 
     var line: String {
         let fields: [String]
@@ -34,8 +34,11 @@ enum Record {
                 "agreement", build, list, compared, String(a.meanChannelDifference), String(a.maxChannelDifference),
                 String(a.maxDifferenceAt.x), String(a.maxDifferenceAt.y), String(a.visiblyDifferentFraction),
             ]
-        case .textCache(let build, let list, let masks, let bytes, let budget, let glyphs):
-            fields = ["textcache", build, list, String(masks), String(bytes), String(budget), String(glyphs)]
+        case .textCache(let build, let list, let masks, let bytes, let budget, let glyphs, let lines):
+            fields = [
+                "textcache", build, list, String(masks), String(bytes), String(budget), String(glyphs),
+                String(lines.runs), String(lines.masks), String(lines.bytes),
+            ]
         }
         return fields.joined(separator: "\t")
     }
@@ -64,9 +67,13 @@ enum Record {
                 meanChannelDifference: m, maxChannelDifference: x, maxDifferenceAt: (px, py),
                 visiblyDifferentFraction: v)
             self = .agreement(build: f[1], list: f[2], compared: f[3], agreement)
-        case ("textcache", 7):
-            guard let m = Int(f[3]), let b = Int(f[4]), let g = Int(f[5]), let n = Int(f[6]) else { return nil }
-            self = .textCache(build: f[1], list: f[2], masks: m, bytes: b, budget: g, glyphs: n)
+        case ("textcache", 10):
+            guard let m = Int(f[3]), let b = Int(f[4]), let g = Int(f[5]), let n = Int(f[6]), let r = Int(f[7]),
+                let lm = Int(f[8]), let lb = Int(f[9])
+            else { return nil }
+            self = .textCache(
+                build: f[1], list: f[2], masks: m, bytes: b, budget: g, glyphs: n,
+                lines: LineMasks(runs: r, masks: lm, bytes: lb))
         default: return nil
         }
     }
@@ -88,8 +95,12 @@ enum Renderer: String, CaseIterable {
     /// Cairo: fresh FT_Faces and font faces, then shaping and drawing).
     case swellCold = "swell-cold"
     case cairoCold = "cairo-cold"
+    /// Text lists only: `swell-banded` with each text run laid out glyph by glyph instead of
+    /// merged into line masks (`GlyphRun.mergingInk`): what the merge saves, in the same run.
+    case swellGlyphs = "swell-glyphs"
 
-    var isCold: Bool { self == .swellCold || self == .cairoCold }
+    /// Renderers that only text lists have.
+    var isTextOnly: Bool { self == .swellCold || self == .cairoCold || self == .swellGlyphs }
 }
 
 func parseRecords(_ text: String, source: String) throws(FileError) -> [Record] {
@@ -101,4 +112,13 @@ func parseRecords(_ text: String, source: String) throws(FileError) -> [Record] 
         records.append(record)
     }
     return records
+}
+
+/// A list's text after merging: the runs merged into line masks, the masks every run composites
+/// a frame (a merged run's line mask plus any glyph kept apart; a run not merged, its glyphs')
+/// and the line masks' bytes.
+struct LineMasks {
+    var runs = 0
+    var masks = 0
+    var bytes = 0
 }

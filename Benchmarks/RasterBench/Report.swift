@@ -7,7 +7,8 @@ struct Report {
     private var allocations: [(build: String, list: String, calls: UInt64?, frames: Int)] = []
     private var canaries: [(build: String, calls: UInt64?)] = []
     private var agreements: [(build: String, list: String, compared: String, agreement: PixelAgreement)] = []
-    private var textCaches: [(build: String, list: String, masks: Int, bytes: Int, budget: Int, glyphs: Int)] = []
+    private var textCaches:
+        [(build: String, list: String, masks: Int, bytes: Int, budget: Int, glyphs: Int, lines: LineMasks)] = []
 
     /// The build whose rows the bars apply to.
     static let barBuild = "tuned"
@@ -26,8 +27,8 @@ struct Report {
             case .allocationCanary(let build, let calls): canaries.append((build, calls))
             case .agreement(let build, let list, let compared, let agreement):
                 agreements.append((build, list, compared, agreement))
-            case .textCache(let build, let list, let masks, let bytes, let budget, let glyphs):
-                textCaches.append((build, list, masks, bytes, budget, glyphs))
+            case .textCache(let build, let list, let masks, let bytes, let budget, let glyphs, let lines):
+                textCaches.append((build, list, masks, bytes, budget, glyphs, lines))
             }
         }
     }
@@ -76,6 +77,11 @@ struct Report {
                     [ratioText(cairoOverSwell), ratioText(swellOverMemset), verdict])
             }
             for build in builds {
+                guard let t = timings[key(build, list.name, .swellGlyphs)] else { continue }
+                let ratio = cairoMedian(build, list.name).map { $0 / t.median }
+                row("Swell banded, glyph by glyph (\(build))", t, [ratioText(ratio), "", "–"])
+            }
+            for build in builds {
                 guard let cold = timings[key(build, list.name, .swellCold)] else { continue }
                 let cairoCold = median(build, list.name, .cairoCold)
                 if let c = timings[key(build, list.name, .cairoCold)] {
@@ -109,13 +115,16 @@ struct Report {
         guard !textCaches.isEmpty else { return "" }
         var out = "\nGlyph cache after the warm frames (cold: every cache emptied before each frame, "
         out +=
-            "fonts open, text laid out again):\n\n| build | list | glyphs drawn | masks | mask bytes | budget | glyphs/ms warm | glyphs/ms cold |\n"
-        out += "|---|---|--:|--:|--:|--:|--:|--:|\n"
+            "fonts open, text laid out again), and the line masks its runs were merged into "
+        out += "(`GlyphRun.mergingInk`: runs merged, masks composited a frame, line-mask bytes):\n\n"
+        out += "| build | list | glyphs drawn | masks | mask bytes | budget | merged runs | masks a frame | "
+        out += "line-mask bytes | glyphs/ms warm | glyphs/ms cold |\n|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"
         for c in textCaches {
             func rate(_ r: Renderer) -> String {
                 median(c.build, c.list, r).map { formatFixed(Double(c.glyphs) / $0, digits: 0) } ?? "–"
             }
             out += "| \(c.build) | \(c.list) | \(c.glyphs) | \(c.masks) | \(c.bytes) | \(c.budget) | "
+            out += "\(c.lines.runs) | \(c.lines.masks) | \(c.lines.bytes) | "
             out += "\(rate(.swellBanded)) | \(rate(.swellCold)) |\n"
         }
         return out

@@ -8,20 +8,51 @@ public struct DrawList {
     public var texts: [TextOp]
     /// The typesetter that laid the text out (nil when the list has no text).
     public let typesetter: Typesetter?
+    /// The run `layoutText` lays each op out into before merging it (kept for its storage).
+    var layoutRun = GlyphRun()
 
     /// Lays every text op out again into its command (after `typesetter.removeCachedLines()`,
-    /// a cold frame: shaping and rasterising every glyph). Reuses each run's storage.
-    public mutating func layoutText() {
+    /// a cold frame: shaping and rasterising every glyph), each run's glyphs merged into one mask
+    /// as the parser does (`GlyphRun.mergingInk`) unless `mergingInk` is false (glyph by glyph,
+    /// reusing each run's storage).
+    public mutating func layoutText(mergingInk: Bool = true) {
         guard let typesetter else { return }
         let visible = ClipRect(x0: 0, y0: 0, x1: frame.width, y1: frame.height)
+        func layout(_ text: TextOp, into run: inout GlyphRun) {
+            run.removeAll()
+            try? typesetter.layout(
+                text.text, font: text.font, size: text.size, x: text.x, y: text.y, features: text.features,
+                visible: visible, into: &run)
+        }
+        // Merging, each op is laid out into one reused run and merged into a new one: the op's
+        // own run holds its merged mask, and laying out into it would grow it glyph by glyph.
+        var glyphs = layoutRun
+        layoutRun = GlyphRun()
         for text in texts {
             withRun(of: text) { run in
-                run.removeAll()
-                try? typesetter.layout(
-                    text.text, font: text.font, size: text.size, x: text.x, y: text.y, features: text.features,
-                    visible: visible, into: &run)
+                if mergingInk {
+                    layout(text, into: &glyphs)
+                    run = glyphs.mergingInk()
+                } else {
+                    layout(text, into: &run)
+                }
             }
         }
+        layoutRun = glyphs
+    }
+
+    /// How many text runs are merged into line masks (`GlyphRun.mergingInk`), and those masks'
+    /// bytes: memory the list holds beside the glyph cache's.
+    public var mergedRuns: (count: Int, bytes: Int) {
+        var merged = (count: 0, bytes: 0)
+        for text in texts {
+            guard case .draw(let command) = frame.commands[text.commandIndex], case .glyphs(let run) = command.shape,
+                run.glyphs.count < run.placedGlyphs, let line = run.masks.first
+            else { continue }
+            merged.count += 1
+            merged.bytes += line.byteCount
+        }
+        return merged
     }
 
     /// Empties every text op's run, keeping its storage: its glyphs let go of their masks. The
@@ -29,6 +60,7 @@ public struct DrawList {
     /// does not pay for freeing the previous frame's masks (Cairo's fonts are dropped untimed too).
     public mutating func emptyTextRuns() {
         for text in texts { withRun(of: text) { $0.removeAll() } }
+        layoutRun.removeAll()
     }
 
     /// Calls `body` with `text`'s glyph run held once: the list's and the command's references
@@ -92,7 +124,9 @@ func textOp(from op: JSONField, typesetter: Typesetter, visible: ClipRect) throw
     let y = try op["y"].number(in: -1e9...1e9)
     let run: GlyphRun
     do {
+        // Merged once here: a list's text stays put, so every frame composites whole lines.
         run = try typesetter.run(text, font: font, size: size, x: x, y: y, features: features, visible: visible)
+            .mergingInk()
     } catch {
         throw op.failure(error.description)
     }

@@ -41,13 +41,18 @@ public struct PlacedGlyph: Equatable, @unchecked Sendable {
 }
 
 /// Glyph masks composited in order, glyph by glyph (where two glyphs' inked pixels overlap the
-/// second is blended over the first, as Cairo does), with the 2-D box of every placed mask.
+/// second is blended over the first, as Cairo does), with the 2-D box of every placed mask. A run
+/// of text that stays put is better merged once (`mergingInk()`, InkMerge.swift): one mask for
+/// the line, composited in whole vectors, with the same bytes.
 public struct GlyphRun: Equatable, Sendable {
     public private(set) var glyphs: [PlacedGlyph] = []
     /// The masks, kept alive for as long as the run (the glyphs point into them).
     public private(set) var masks: [CoverageMask] = []
     /// The pixels the run can touch (empty when it has no glyph).
     public private(set) var bounds = ClipRect(x0: 0, y0: 0, x1: 0, y1: 0)
+    /// The glyphs laid out into the run, however many masks hold them (`mergingInk()` puts many
+    /// in one).
+    public internal(set) var placedGlyphs = 0
 
     public init() {}
 
@@ -67,12 +72,14 @@ public struct GlyphRun: Equatable, Sendable {
                 coverage: UnsafePointer(mask.bytes), x: Int32(x), y: Int32(y), width: Int32(mask.width),
                 height: Int32(mask.height), stride: Int32(mask.stride)))
         masks.append(mask)
+        placedGlyphs += 1
     }
 
     /// Empties the run but keeps its storage, so text laid out again each frame allocates nothing.
     public mutating func removeAll() {
         glyphs.removeAll(keepingCapacity: true)
         masks.removeAll(keepingCapacity: true)
+        placedGlyphs = 0
         bounds = ClipRect(x0: 0, y0: 0, x1: 0, y1: 0)
     }
 

@@ -5,8 +5,9 @@ import SwellText
 ///
 /// Wrapping is greedy at UAX #14 line-break opportunities (`lineBreaks(in:)`, libunibreak); a word wider than the frame
 /// is broken between characters. With `maxLines`, the last kept line ends in "…". The text is
-/// laid out again only when its string (a `clock` value) or the frame size changes, so a warm
-/// frame appends the kept run and allocates nothing.
+/// laid out again only when its string (a `clock` value) or the frame size changes, and then
+/// merged into one coverage mask (`GlyphRun.mergingInk`), so a warm frame appends the kept run,
+/// composites whole lines and allocates nothing.
 public struct TextScene: Scene {
     public static let aligns = ["left", "center", "right"]
     public static let valigns = ["top", "center", "bottom"]
@@ -53,7 +54,10 @@ public struct TextScene: Scene {
         didSet { shownDuring = 0..<0 }
     }
     let setter: TextSetter?
+    /// The run drawn: the laid-out glyphs merged into a mask.
     var run = GlyphRun()
+    /// The run the text is laid out into (kept for its storage).
+    var glyphs = GlyphRun()
     var laidOut: (text: String, size: FrameSize)?
     /// The scene times and count for which the laid-out string holds.
     var shownDuring: Range<Double> = 0..<0
@@ -105,8 +109,9 @@ public struct TextScene: Scene {
         if stale {
             let shown = string(at: time)
             if laidOut?.text != shown || laidOut?.size != size {
-                run.removeAll()
-                setter.layout(shown, style, in: size, into: &run)
+                glyphs.removeAll()
+                setter.layout(shown, style, in: size, into: &glyphs)
+                run = glyphs.mergingInk()
                 laidOut = (shown, size)
             }
             shownDuring = time..<(nextWake(after: time) ?? .infinity)
