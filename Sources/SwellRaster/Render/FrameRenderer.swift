@@ -49,7 +49,8 @@ import Synchronization
 /// against 0.98 for the strip alone over white (1.38x; 2.2x before the occlusion and exact rows).
 /// Storage is reused between frames: after the first frame of a given command count and size,
 /// rendering allocates nothing, on one thread or several (the helper threads are created once,
-/// `WorkerPool`).
+/// `WorkerPool`). The commands are read without reference counting (`withUnretained`): the list
+/// holds them while the frame is drawn.
 public final class FrameRenderer {
     /// Rows per band, or nil for the default (`rowsPerBand`).
     public let bandHeight: Int?
