@@ -49,7 +49,8 @@ import Synchronization
 /// against 0.98 for the strip alone over white (1.38x; 2.2x before the occlusion and exact rows).
 /// Storage is reused between frames: after the first frame of a given command count and size,
 /// rendering allocates nothing, on one thread or several (the helper threads are created once,
-/// `WorkerPool`).
+/// `WorkerPool`). The commands are read without reference counting (`withUnretained`): the list
+/// holds them while the frame is drawn.
 public final class FrameRenderer {
     /// Rows per band, or nil for the default (`rowsPerBand`).
     public let bandHeight: Int?
@@ -246,61 +247,87 @@ public final class FrameRenderer {
     }
 
     /// Fills `rects` (and, when tracking, `signatures` and `images`); returns how many commands
-    /// are rings or discs, how many wave fills or strokes, and how deep layers nest.
+    /// are rings or discs, how many wave fills or strokes, and how deep layers nest. The commands
+    /// are read without reference counting (`withUnretained`).
     private func bin(_ list: DisplayList, tracksDamage: Bool) -> (circles: Int, waves: Int, depth: Int) {
         rects.removeAll(keepingCapacity: true)
         waveFills.removeAll(keepingCapacity: true)
         openLayers.removeAll(keepingCapacity: true)
+        var counts = BinCounts()
+        list.commands.withUnsafeBufferPointer { commands in
+            for index in commands.indices {
+                commands.withUnretained(index) { command in
+                    bin(command, index, width: list.width, height: list.height, counts: &counts)
+                }
+            }
+        }
+        // A layer never ended does nothing (its contents are drawn as they are).
+        for layer in openLayers { rects[layer.begin] = ClipRect(x0: 0, y0: 0, x1: 0, y1: 0) }
+        isStrokeFrame = counts.strokes > 0 && counts.strokes + counts.layerCommands == list.commands.count
+        if tracksDamage { sign(list) }
+        return (counts.circles, counts.waves, counts.depth)
+    }
+
+    /// What `bin` counts while it walks the commands.
+    private struct BinCounts {
         var circles = 0
         var waves = 0
         var depth = 0
         var strokes = 0
         var layerCommands = 0
-        for (index, command) in list.commands.enumerated() {
-            let rect = bounds(of: command, width: list.width, height: list.height)
-            rects.append(rect)
-            switch command {
-            case .draw(let draw):
-                switch draw.shape {
-                case .ring, .disc: circles += 1
-                case .waveFill:
-                    waves += 1
-                    waveFills.append(index)
-                case .waveStroke:
-                    waves += 1
-                    strokes += 1
-                default: break
-                }
-            case .beginLayer:
-                layerCommands += 1
-                openLayers.append((index, ClipRect(x0: 0, y0: 0, x1: 0, y1: 0)))
-                depth = max(depth, openLayers.count)
-            case .endLayer:
-                layerCommands += 1
-                guard let layer = openLayers.popLast() else { continue }
-                rects[layer.begin] = layer.union
-                rects[index] = layer.union
-            case .image, .maskedImage:
-                break
-            }
-            if let last = openLayers.indices.last, !rects[index].isEmpty {
-                openLayers[last].union = openLayers[last].union.union(rects[index])
-            }
-        }
-        // A layer never ended does nothing (its contents are drawn as they are).
-        for layer in openLayers { rects[layer.begin] = ClipRect(x0: 0, y0: 0, x1: 0, y1: 0) }
-        isStrokeFrame = strokes > 0 && strokes + layerCommands == list.commands.count
-        guard tracksDamage else { return (circles, waves, depth) }
-        swap(&signatures, &previousSignatures)
-        signatures.removeAll(keepingCapacity: true)
-        for (index, command) in list.commands.enumerated() {
-            signatures.append(CommandSignature(command, rect: rects[index]))
-            switch command {
-            case .image(let image, _, _), .maskedImage(let image, _, _): images.append(image)
+    }
+
+    /// Appends command `index`'s rectangle to `rects` (a layer's end: the union of its contents,
+    /// also given to its begin) and counts it.
+    private func bin(
+        _ command: borrowing FrameCommand, _ index: Int, width: Int, height: Int, counts: inout BinCounts
+    ) {
+        rects.append(bounds(of: command, width: width, height: height))
+        switch command {
+        case .draw(let draw):
+            switch draw.shape {
+            case .ring, .disc: counts.circles += 1
+            case .waveFill:
+                counts.waves += 1
+                waveFills.append(index)
+            case .waveStroke:
+                counts.waves += 1
+                counts.strokes += 1
             default: break
             }
+        case .beginLayer:
+            counts.layerCommands += 1
+            openLayers.append((index, ClipRect(x0: 0, y0: 0, x1: 0, y1: 0)))
+            counts.depth = max(counts.depth, openLayers.count)
+        case .endLayer:
+            counts.layerCommands += 1
+            guard let layer = openLayers.popLast() else { return }
+            rects[layer.begin] = layer.union
+            rects[index] = layer.union
+        case .image, .maskedImage:
+            break
         }
-        return (circles, waves, depth)
+        if let last = openLayers.indices.last, !rects[index].isEmpty {
+            openLayers[last].union = openLayers[last].union.union(rects[index])
+        }
+    }
+
+    /// Fills `signatures` (the previous frame's kept in `previousSignatures`) and `images`.
+    private func sign(_ list: DisplayList) {
+        swap(&signatures, &previousSignatures)
+        signatures.removeAll(keepingCapacity: true)
+        list.commands.withUnsafeBufferPointer { commands in
+            for index in commands.indices {
+                commands.withUnretained(index) { command in
+                    signatures.append(CommandSignature(command, rect: rects[index]))
+                    switch command {
+                    // Kept (retained) until the next frame is compared.
+                    case .image(let image, _, _), .maskedImage(let image, _, _): images.append(image)
+                    default: break
+                    }
+                }
+            }
+        }
     }
 
     /// This frame's damage within `rows`: the changed commands' rectangles (on multiples of
@@ -337,21 +364,25 @@ public final class FrameRenderer {
         // The column occluder's group rows cost a sample pass per band: only worth it when an
         // earlier wave fill can skip pixels with them (not for examples/wave.json's one fill).
         var fillBefore = false
-        for (index, command) in list.commands.enumerated() where !rects[index].isEmpty {
-            switch command {
-            case .beginLayer: depth += 1
-            case .endLayer: depth = max(0, depth - 1)
-            case .image(_, let alpha, _) where depth == 0 && alpha >= 1:
-                // The picture's pixels are copied: nothing under them shows.
-                occluders.append(Occluder(index: index, rect: rects[index]))
-            case .draw(let draw) where depth == 0:
-                if let rect = opaqueRows(of: draw, on: surface) {
-                    occluders.append(Occluder(index: index, rect: rect))
+        list.commands.withUnsafeBufferPointer { commands in
+            for index in commands.indices where !rects[index].isEmpty {
+                commands.withUnretained(index) { command in
+                    switch command {
+                    case .beginLayer: depth += 1
+                    case .endLayer: depth = max(0, depth - 1)
+                    case .image(_, let alpha, _) where depth == 0 && alpha >= 1:
+                        // The picture's pixels are copied: nothing under them shows.
+                        occluders.append(Occluder(index: index, rect: rects[index]))
+                    case .draw(let draw) where depth == 0:
+                        if let rect = opaqueRows(of: draw, on: surface) {
+                            occluders.append(Occluder(index: index, rect: rect))
+                        }
+                        if fillBefore && isFullWidthOpaqueFill(draw, on: surface) { columnOccluder = index }
+                    default: break
+                    }
+                    if case .draw(let draw) = command, case .waveFill = draw.shape { fillBefore = true }
                 }
-                if fillBefore && isFullWidthOpaqueFill(draw, on: surface) { columnOccluder = index }
-            default: break
             }
-            if case .draw(let draw) = command, case .waveFill = draw.shape { fillBefore = true }
         }
     }
 
@@ -801,45 +832,66 @@ private struct BandJob: @unchecked Sendable {
         var depth = 0
         for index in 0..<commands.count {
             guard !rects[index].intersection(band).isEmpty else { continue }
-            let shown = visibleRows(of: index, in: band)
-            let area = ClipRect(x0: band.x0, y0: shown.lowerBound, x1: band.x1, y1: shown.upperBound)
-            let region = rects[index].intersection(area)
-            // A layer's begin and end are hidden in the same rows (no occluder lies inside a
-            // layer), so what one skips the other does too; the depth still counts them.
-            switch commands[index] {
-            case .beginLayer: depth += 1
-            case .endLayer: depth -= 1
-            default: break
-            }
-            guard !region.isEmpty else { continue }
-            switch commands[index] {
-            case .draw(let command):
-                let extent = (rects[index].y0, rects[index].y1)
-                if let shared = strokes?.stroke(index) {
-                    draw(command, shared: shared, on: rows, within: area, extent: extent)
-                } else {
-                    draw(command, on: rows, within: area, extent: extent, hidden: index < columnOccluder ? hidden : nil)
-                }
-            case .beginLayer:
-                saveBelow(region, rows, scratch, depth: depth - 1, band: band)
-            case .endLayer(let mask, let placement):
-                maskLayer(region, rows, scratch, depth: depth, band: band, mask, placement)
-            case .image(let image, let alpha, let placement):
-                // An opaque picture over the band's whole width replaces its rows: no need to write
-                // their virtual colour first.
-                let replaces = alpha >= 1 && region.x0 == area.x0 && region.x1 == area.x1
-                if !replaces { rows.materialise(region.y0..<region.y1) }
-                if let on = placement.target(surface, within: region) {
-                    compositeImage(on.surface, image.surface, alpha: alpha, clip: on.clip)
-                }
-                if replaces { rows.markWritten(region.y0..<region.y1) }
-            case .maskedImage(let image, let path, let placement):
-                rows.materialise(region.y0..<region.y1)
-                guard let on = placement.target(surface, within: region) else { continue }
-                fillPath(on.surface, path, painter: ImagePainter(image.surface), clip: on.clip)
+            // Read without reference counting: the list holds the commands for the frame.
+            commands.withUnretained(index) { command in
+                draw(command, index, in: band, rows, scratch, hidden: hidden, depth: &depth)
             }
         }
         rows.materialise(band.y0..<band.y1)
+    }
+
+    /// Draws command `index` of `render`'s band in the rows no later occluder hides; `depth`
+    /// counts the layers open.
+    func draw(
+        _ command: borrowing FrameCommand, _ index: Int, in band: ClipRect, _ rows: UniformRows,
+        _ scratch: BandScratch.View, hidden: HiddenGroups?, depth: inout Int
+    ) {
+        let shown = visibleRows(of: index, in: band, isCircle: command.isCircle)
+        let area = ClipRect(x0: band.x0, y0: shown.lowerBound, x1: band.x1, y1: shown.upperBound)
+        let region = rects[index].intersection(area)
+        // A layer's begin and end are hidden in the same rows (no occluder lies inside a
+        // layer), so what one skips the other does too; the depth still counts them.
+        switch command {
+        case .beginLayer: depth += 1
+        case .endLayer: depth -= 1
+        default: break
+        }
+        guard !region.isEmpty else { return }
+        switch command {
+        case .draw(let command):
+            let extent = (rects[index].y0, rects[index].y1)
+            if let shared = strokes?.stroke(index) {
+                SwellRaster.draw(command, shared: shared, on: rows, within: area, extent: extent)
+            } else {
+                SwellRaster.draw(
+                    command, on: rows, within: area, extent: extent, hidden: index < columnOccluder ? hidden : nil)
+            }
+        case .beginLayer:
+            saveBelow(region, rows, scratch, depth: depth - 1, band: band)
+        case .endLayer(let mask, let placement):
+            maskLayer(region, rows, scratch, depth: depth, band: band, mask, placement)
+        case .image(let image, let alpha, let placement):
+            drawImage(image, alpha: alpha, placement, rows, in: region, of: area)
+        case .maskedImage(let image, let path, let placement):
+            rows.materialise(region.y0..<region.y1)
+            guard let on = placement.target(surface, within: region) else { return }
+            fillPath(on.surface, path, painter: ImagePainter(image.surface), clip: on.clip)
+        }
+    }
+
+    /// A picture's part of `region` (its rectangle within `area`, the band's visible rows). An
+    /// opaque picture over the band's whole width replaces its rows: no need to write their
+    /// virtual colour first.
+    func drawImage(
+        _ image: PixelBuffer, alpha: Float, _ placement: OpPlacement, _ rows: UniformRows, in region: ClipRect,
+        of area: ClipRect
+    ) {
+        let replaces = alpha >= 1 && region.x0 == area.x0 && region.x1 == area.x1
+        if !replaces { rows.materialise(region.y0..<region.y1) }
+        if let on = placement.target(surface, within: region) {
+            compositeImage(on.surface, image.surface, alpha: alpha, clip: on.clip)
+        }
+        if replaces { rows.markWritten(region.y0..<region.y1) }
     }
 
     /// A layer's begin: keeps what is below the layer in `region` for its end's mask. A row still
@@ -919,7 +971,7 @@ private struct BandJob: @unchecked Sendable {
     /// bottom that a later occluder covers across the band's columns. Rows in the middle are
     /// kept (one range per command). Rings and discs keep whole blocks of eight rows (their
     /// kernel cuts a block through a heap temporary).
-    func visibleRows(of index: Int, in band: ClipRect) -> Range<Int> {
+    func visibleRows(of index: Int, in band: ClipRect, isCircle: Bool) -> Range<Int> {
         var top = band.y0
         var bottom = band.y1
         var trimmed = true
@@ -939,7 +991,7 @@ private struct BandJob: @unchecked Sendable {
             }
         }
         guard top < bottom else { return top..<top }
-        if case .draw(let command) = commands[index], command.shape.isCircle {
+        if isCircle {
             top = max(band.y0, top & ~7)
             bottom = min(band.y1, (bottom + 7) & ~7)
         }
@@ -954,6 +1006,14 @@ extension Shape {
         case .ring, .disc: return true
         default: return false
         }
+    }
+}
+
+extension FrameCommand {
+    /// A ring or disc drawn (`Shape.isCircle`).
+    var isCircle: Bool {
+        guard case .draw(let command) = self else { return false }
+        return command.shape.isCircle
     }
 }
 
