@@ -12,12 +12,13 @@
 /// blended 8 wide (half the cost on Zen 4, which splits 16-lane operations), and rows advance by
 /// pointer. The blend is `ExactGlyphBlend` for opaque colours (integer, 16-bit halves, the colour
 /// rounded to its opaque pixel) and `FloatGlyphBlend` (`blendGlyph`, rounding in one addition)
-/// for translucent ones (Blend.swift, `BlendPrecision`, states the rule). text-page.json (3124
-/// glyphs, 1080p, one thread, tuned, 2-core Zen 4 EPYC, 2026-12-03 19:09 and 19:52 UTC, load
-/// 0.1–1.2, twenty runs): 0.29–0.43 ms a frame with its background and two wave fills against
-/// Cairo's 1.46–2.25 ms, medians 4.96× and 5.11×; this loop is about half of that frame, the
-/// background write a third. Merging a line's glyph rows into one coverage row per frame row,
-/// prefetching the destination and inlining this loop into the glyph loop were not faster; nor
+/// for translucent ones (Blend.swift, `BlendPrecision`, states the rule). A draw list's runs
+/// arrive merged, one mask per line (`GlyphRun.mergingInk`), so most "glyphs" here are lines.
+/// text-page.json (3124 glyphs in 80 masks, 1080p, one thread, tuned, 2-core Zen 4 EPYC,
+/// 2026-12-04 02:54 UTC, load 1.0–1.6, forty runs): 0.26–0.38 ms a frame with its background and
+/// two wave fills against Cairo's 1.45–2.33 ms, median 5.6×; this loop is under half of that
+/// frame, the background write a third. Merging a line's glyph rows into one coverage row every
+/// frame, prefetching the destination and inlining this loop into the glyph loop were not faster; nor
 /// were the blender's vectors built once per run (each glyph's call then two arguments, no
 /// broadcasts), two ≤ 8-lane rows in one 16-lane blend, rows unrolled by two, a band height
 /// under the frame's, and, slower: a 9–16-lane last vector as two 8-lane halves each with its
