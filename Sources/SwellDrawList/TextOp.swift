@@ -47,7 +47,7 @@ public struct DrawList {
         var merged = (count: 0, bytes: 0)
         for text in texts {
             guard case .draw(let command) = frame.commands[text.commandIndex], case .glyphs(let run) = command.shape,
-                run.glyphs.count < run.placedGlyphs, let line = run.masks.first
+                let line = run.lineMask
             else { continue }
             merged.count += 1
             merged.bytes += line.byteCount

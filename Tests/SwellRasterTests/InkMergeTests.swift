@@ -88,6 +88,7 @@ struct InkMergeTests {
         run.append(solid, x: 30, y: 3)  // E
         let merged = run.mergingInk()
         #expect(merged.glyphs.count == 3)
+        #expect(merged.lineMask === merged.masks.first && run.lineMask == nil)
         #expect(merged.glyphs.dropFirst().map { [$0.x, $0.y] } == [[4, 2], [9, 6]])
         let before = PixelBuffer(width: 40, height: 16)
         let after = PixelBuffer(width: 40, height: 16)

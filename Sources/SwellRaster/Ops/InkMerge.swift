@@ -47,6 +47,10 @@ extension GlyphRun {
         return merged(ink: overlapping.isEmpty ? ink : mergedInk(leaving: overlapping), leaving: overlapping)
     }
 
+    /// The merged mask of a run `mergingInk` merged (its first mask, holding two or more of its
+    /// glyphs), or nil for a run composited glyph by glyph.
+    public var lineMask: CoverageMask? { glyphs.count < placedGlyphs ? masks.first : nil }
+
     /// A mask of the ink of every glyph but those `overlapping` lists (ascending indices).
     private func mergedInk(leaving overlapping: [Int]) -> CoverageMask {
         let mask = CoverageMask(width: bounds.x1 - bounds.x0, height: bounds.y1 - bounds.y0)

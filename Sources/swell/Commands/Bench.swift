@@ -134,10 +134,10 @@ private func runBench(_ arguments: ParsedArguments) throws -> Int32 {
         let frame = list.frame
         let name = String(path.split(separator: "/").last!.dropLast(5))
         if let cache = list.typesetter?.glyphs {
+            let merged = list.mergedRuns
             glyphCaches.append(
                 "glyph cache (\(name)): \(cache.count) masks, \(cache.bytes) of its \(cache.budget) bytes budget; "
-                    + "\(list.mergedRuns.count) of \(list.texts.count) text runs merged into line masks, "
-                    + "\(list.mergedRuns.bytes) bytes")
+                    + "\(merged.count) of \(list.texts.count) text runs merged into line masks, \(merged.bytes) bytes")
         }
         let buffer = PixelBuffer(width: frame.width, height: frame.height)
         let renderer = FrameRenderer(threads: threads)
