@@ -16,6 +16,8 @@
 //                    (huge ones shrunk row by row) and JPEG (libjpeg) pictures
 //   SwellScenes    – animation engine, the built-in scenes, scene files, frame diffs (no I/O but
 //                    fonts, through SwellText)
+//   SwellVideo     – video files (FFmpeg's libavformat, libavcodec, libswscale): decoded ahead on
+//                    a thread of their own into XRGB frames, shown by time stamp
 //   swell          – the command-line tool
 // Tuning flags (e.g. -Xcc -march=native) are passed on the command line by scripts/, never
 // as unsafeFlags here, so the package stays usable as a dependency.
@@ -37,6 +39,10 @@ let package = Package(
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
         .systemLibrary(name: "CFriBiDi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
         .systemLibrary(name: "CUnibreak", pkgConfig: "libunibreak", providers: [.apt(["libunibreak-dev"])]),
+        // libavformat's flags name the include folder of every FFmpeg library (module.modulemap links them).
+        .systemLibrary(
+            name: "CFFmpeg", pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev"])]),
         // What Swift cannot call directly: variadic ioctl, the EVIOC*/FBIO* request macros, signal
         // handlers, mallopt.
         .target(name: "CSysShims"),
@@ -59,13 +65,15 @@ let package = Package(
         .target(name: "SwellDrawList", dependencies: ["SwellRaster", "SwellJSON", "SwellSystem", "SwellText"]),
         .target(name: "SwellOutput", dependencies: ["SwellRaster", "SwellSystem", "CPNG", "CJPEG", "CPNGRows"]),
         .target(name: "SwellScenes", dependencies: ["SwellRaster", "SwellJSON", "SwellText"]),
+        // Video files: demuxed and decoded by FFmpeg on a thread of their own, converted to XRGB.
+        .target(name: "SwellVideo", dependencies: ["SwellRaster", "SwellSystem", "CFFmpeg"]),
         // Kiosk output: DRM/KMS and fbdev presenters, the VT console, evdev input, the frame loop.
         .target(name: "SwellKiosk", dependencies: ["SwellRaster", "SwellSystem", "CDRM", "CSysShims"]),
         .executableTarget(
             name: "swell",
             dependencies: [
                 "SwellRaster", "SwellDrawList", "SwellOutput", "SwellKiosk", "SwellScenes", "SwellJSON", "SwellSystem",
-                "CSysShims",
+                "SwellVideo", "CSysShims",
             ]),
 
         .executableTarget(

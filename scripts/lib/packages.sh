@@ -7,8 +7,10 @@
 # tests'. The tests also compare shaping with HarfBuzz's hb-shape
 # (libharfbuzz-bin), resolve "Quicksand:bold" (the rounded title) and shape Arabic, Hebrew and
 # Devanagari with Noto (fonts-noto-core, 42 MB: a kiosk that shows only Latin text can drop it).
-# binutils: objcopy writes the version into the binary (scripts/build).
-SWELL_BUILD_PACKAGES=(pkg-config libpng-dev libdrm-dev libjpeg-dev
+# binutils: objcopy writes the version into the binary (scripts/build). Video elements: FFmpeg's
+# libraries (libavformat, libavcodec, libswscale); the ffmpeg command only makes the tests' clips
+# and decodes their reference frames.
+SWELL_BUILD_PACKAGES=(pkg-config libpng-dev libdrm-dev libjpeg-dev libavformat-dev libavcodec-dev libswscale-dev ffmpeg
     libfreetype-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev libunibreak-dev fonts-dejavu-core
     libharfbuzz-bin fonts-quicksand fonts-noto-core binutils)
 # The Debian package (scripts/package): dpkg-shlibdeps (dpkg-dev) computes its Depends, lintian
