@@ -1,0 +1,340 @@
+import SwellRaster
+import SwellSystem
+
+/// A video shown by time: a thread of its own decodes and converts pictures ahead of the display
+/// into a small queue of frame-sized buffers, and the render thread asks for the picture of each
+/// refresh (`frame(at:width:height:)`): the one whose interval [start, end) holds the time.
+///
+/// - **Never early, late ones dropped.** A picture is shown only once its start has come. A
+///   picture whose end has passed before any refresh asked for it is dropped and counted
+///   (`dropped`): the file's cadence is kept against the scene clock, so a 25 fps clip on a 60 Hz
+///   display shows each picture for 2 or 3 refreshes, as the time stamps say.
+/// - **Exact seeking.** A time the queue cannot reach (the first frame, a jump back or more than
+///   `seekAhead` seconds forward, a new size) seeks the decoder to the key frame before it and
+///   decodes forward, dropping the pictures that end before it: the picture shown at t is always
+///   the one whose interval holds t, wherever decoding started.
+/// - **Waiting or not.** With `waitsForFrames` (dumps, benchmarks, tests) the render thread waits
+///   for the picture due, so the same time gives the same bytes however fast the decoder runs.
+///   Without it (a kiosk), a picture not decoded in time is not waited for: the one before stays
+///   on screen and the late one is dropped when its time has passed.
+/// - **Looping.** A looping video's pictures are timed on from one play-through to the next (the
+///   decoder seeks back to the start at the end of the stream), so the scene clock runs on.
+///   A video played once holds its last picture.
+/// - **Memory.** `depth` pictures queued, plus the one shown and the one being converted: the
+///   buffers are allocated at the first frames (and after a size change) and then reused, so a
+///   playing video allocates nothing per frame.
+public final class VideoPlayback {
+    /// The picture to show now and its interval (`end` is infinite for a last picture held).
+    public struct Shown {
+        public let buffer: PixelBuffer
+        public let start: Double
+        public let end: Double
+    }
+
+    public var info: VideoInfo { pipeline.info }
+    public let waitsForFrames: Bool
+    /// A jump forward farther than this past the pictures decoded (seconds) seeks instead of
+    /// decoding through.
+    public static let seekAhead = 2.0
+    /// Pictures decoded ahead of the one shown.
+    public static let defaultDepth = 3
+    /// Pictures whose time passed before a refresh asked for them (a decoder that fell behind).
+    public private(set) var dropped = 0
+    /// Pictures shown, each counted once.
+    public private(set) var shownCount = 0
+
+    private let pipeline: Pipeline
+    private var thread: Thread?
+    private var shown: Pipeline.Ready?
+
+    /// Starts decoding `decoder` on a thread of its own. `background` paints the bars of a `fit`
+    /// picture; `report` gets one line for each picture skipped or a stream that stops decoding.
+    public init(
+        decoder: VideoDecoder, loops: Bool, scaling: VideoScaling, background: UInt32, waitsForFrames: Bool,
+        depth: Int = VideoPlayback.defaultDepth, report: @escaping (String) -> Void = { _ in }
+    ) throws(Errno) {
+        self.waitsForFrames = waitsForFrames
+        pipeline = Pipeline(
+            decoder: decoder, loops: loops, scaling: scaling, background: background, depth: max(1, depth),
+            report: report)
+        let pipeline = self.pipeline
+        thread = try Thread { pipeline.run() }
+    }
+
+    deinit {
+        pipeline.stop()
+        thread?.join()
+    }
+
+    /// The picture to show at `time` (seconds of the scene clock; the video starts at 0) in a
+    /// `width`×`height` buffer; nil only when no picture ever decoded.
+    public func frame(at time: Double, width: Int, height: Int) -> Shown? {
+        if let shown, pipeline.hasSize(width, height), time >= shown.start, time < shown.end {
+            return Shown(buffer: shown.buffer, start: shown.start, end: shown.end)
+        }
+        let sized = pipeline.hasSize(width, height)
+        if !sized || pipeline.needsSeek(to: time, after: shown) {
+            if !sized { shown = nil }
+            pipeline.seek(to: time, width: width, height: height)
+        }
+        while true {
+            let step = pipeline.take(at: time, shown: &shown)
+            dropped += step.dropped
+            if step.took { shownCount += 1 }
+            switch step.outcome {
+            case .ready, .finished:
+                return shown.map { current in
+                    Shown(buffer: current.buffer, start: current.start, end: step.outcome == .finished ? .infinity : current.end)
+                }
+            case .behind:
+                // A kiosk shows what it has (the first picture is always waited for).
+                if !waitsForFrames, shown != nil {
+                    return shown.map { Shown(buffer: $0.buffer, start: $0.start, end: $0.end) }
+                }
+                pipeline.waitForPictures()
+            }
+        }
+    }
+}
+
+/// The state the decoding thread and the render thread share, under one lock: the size wanted,
+/// a seek asked for, the queue of converted pictures and the buffers free for more.
+private final class Pipeline: @unchecked Sendable {
+    // @unchecked: `state` is read and written only under `lock`; `decoder` and the thread's own
+    // position only by the decoding thread, after `info` was read at start.
+    struct Ready {
+        var buffer: PixelBuffer
+        var start: Double
+        var end: Double
+    }
+
+    enum Outcome { case ready, finished, behind }
+
+    struct State {
+        var width = 0
+        var height = 0
+        /// Bumped by every seek: pictures of an older one are not queued.
+        var generation = 0
+        var seekTarget: Double?
+        var ready: [Ready] = []
+        var free: [PixelBuffer] = []
+        /// The end of the last picture queued (scene time), or -infinity before any.
+        var decodedUpTo = -Double.infinity
+        /// No picture follows the queued ones (a video played once, at its end; or a failure).
+        var finished = false
+        var stopping = false
+    }
+
+    let info: VideoInfo
+    private let decoder: VideoDecoder
+    private let loops: Bool
+    private let scaling: VideoScaling
+    private let background: UInt32
+    private let depth: Int
+    private let report: (String) -> Void
+    /// Condition 0: the decoding thread waits for room, a size or a seek; 1: the render thread
+    /// waits for a picture.
+    private let lock = ConditionLock(conditions: 2)
+    private var state = State()
+
+    init(
+        decoder: VideoDecoder, loops: Bool, scaling: VideoScaling, background: UInt32, depth: Int,
+        report: @escaping (String) -> Void
+    ) {
+        info = decoder.info
+        self.decoder = decoder
+        self.loops = loops && decoder.info.duration > 0
+        self.scaling = scaling
+        self.background = background
+        self.depth = depth
+        self.report = report
+        state.ready.reserveCapacity(depth + 1)
+        state.free.reserveCapacity(depth + 3)
+    }
+
+    func hasSize(_ width: Int, _ height: Int) -> Bool {
+        lock.withLock { state.width == width && state.height == height }
+    }
+
+    /// Whether `time` lies where decoding on cannot reach it soon: before the picture shown, or
+    /// far past every picture decoded (or nothing decoded yet and no seek under way).
+    func needsSeek(to time: Double, after shown: Ready?) -> Bool {
+        lock.withLock {
+            if let shown, time < shown.start { return true }
+            if state.seekTarget != nil { return false }
+            if state.decodedUpTo == -.infinity && state.ready.isEmpty && shown == nil { return true }
+            if state.finished { return false }
+            return time > max(state.decodedUpTo, shown?.end ?? -.infinity) + VideoPlayback.seekAhead
+        }
+    }
+
+    /// Asks the decoding thread to start again at `time` for buffers of this size; the queued
+    /// pictures are dropped (their buffers reused when the size stays).
+    func seek(to time: Double, width: Int, height: Int) {
+        lock.withLock {
+            if state.width != width || state.height != height {
+                state.width = width
+                state.height = height
+                state.free.removeAll(keepingCapacity: true)
+                state.ready.removeAll(keepingCapacity: true)
+            } else {
+                for picture in state.ready { state.free.append(picture.buffer) }
+                state.ready.removeAll(keepingCapacity: true)
+            }
+            state.generation &+= 1
+            state.seekTarget = time
+            state.decodedUpTo = -.infinity
+            state.finished = false
+        }
+        lock.broadcast(0)
+    }
+
+    /// Moves the queue on to `time`: pictures that ended before it are dropped, and the one that
+    /// holds it (or the first, when nothing is shown yet) replaces `shown`.
+    func take(at time: Double, shown: inout Ready?) -> (outcome: Outcome, dropped: Int, took: Bool) {
+        var dropped = 0
+        var took = false
+        let outcome: Outcome = lock.withLock {
+            if state.seekTarget != nil { return .behind }
+            while let first = state.ready.first, first.end <= time, state.ready.count > 1 || !state.finished {
+                state.ready.removeFirst()
+                state.free.append(first.buffer)
+                dropped += 1
+            }
+            if let first = state.ready.first, first.start <= time || shown == nil {
+                if let old = shown, old.buffer.width == state.width, old.buffer.height == state.height {
+                    state.free.append(old.buffer)
+                }
+                shown = first
+                state.ready.removeFirst()
+                took = true
+            }
+            if let current = shown, time >= current.start, time < current.end { return .ready }
+            if state.ready.isEmpty && state.finished { return shown == nil ? .behind : .finished }
+            if let first = state.ready.first, first.start > time, shown != nil { return .ready }
+            return .behind
+        }
+        // Room was made in the queue: the decoding thread may be waiting for it.
+        if took || dropped > 0 { lock.broadcast(0) }
+        return (outcome, dropped, took)
+    }
+
+    func waitForPictures() {
+        lock.wait(on: 1) {
+            !state.stopping && state.ready.isEmpty && !(state.finished && state.seekTarget == nil)
+        }
+        // A video that never decodes again would keep the render thread here: `finished` is
+        // set on every failure, so the wait ends.
+    }
+
+    func stop() {
+        lock.withLock { state.stopping = true }
+        lock.broadcast(0)
+        lock.broadcast(1)
+    }
+
+    // MARK: The decoding thread
+
+    /// Decodes until stopped: after each seek, pictures from the target on, `depth` ahead.
+    func run() {
+        var generation = -1
+        var offset = 0.0  // the scene time of the stream's start in this play-through
+        var skipUntil = -Double.infinity
+        var width = 0
+        var height = 0
+        var emptyPass = true  // no picture since the stream last started: a loop would spin
+        while true {
+            var seekTarget: Double?
+            var stopping = false
+            lock.wait(on: 0) {
+                !state.stopping && state.seekTarget == nil
+                    && (state.width == 0 || state.ready.count >= depth || state.finished)
+            }
+            lock.withLock {
+                stopping = state.stopping
+                seekTarget = state.seekTarget
+                state.seekTarget = nil
+                generation = state.generation
+                width = state.width
+                height = state.height
+            }
+            if stopping { return }
+            if let target = seekTarget {
+                let passes = loops ? (target / info.duration).rounded(.down) : 0
+                offset = passes * info.duration
+                skipUntil = target
+                emptyPass = true
+                guard seekDecoder(to: target - offset) else { continue }
+            }
+            let timing: VideoTiming?
+            do {
+                timing = try decoder.advance()
+            } catch {
+                finish(generation, because: error.description)
+                continue
+            }
+            guard let timing else {
+                if loops && !emptyPass {
+                    offset += info.duration
+                    emptyPass = true
+                    if seekDecoder(to: 0) { continue }
+                }
+                finish(generation, because: nil)
+                continue
+            }
+            emptyPass = false
+            let start = timing.start + offset
+            let end = timing.end + offset
+            if end <= skipUntil { continue }
+            guard let buffer = freeBuffer(generation, width, height) else { continue }
+            decoder.render(into: buffer.surface, scaling: scaling)
+            let queued = lock.withLock {
+                guard state.generation == generation else {
+                    // A seek came while it was converted: the buffer is free again if it fits.
+                    if buffer.width == state.width && buffer.height == state.height { state.free.append(buffer) }
+                    return false
+                }
+                state.ready.append(Ready(buffer: buffer, start: start, end: end))
+                state.decodedUpTo = end
+                return true
+            }
+            if queued { lock.broadcast(1) }
+        }
+    }
+
+    private func seekDecoder(to seconds: Double) -> Bool {
+        do {
+            try decoder.seek(to: seconds)
+            return true
+        } catch {
+            lock.withLock { state.finished = true }
+            report(error.description)
+            lock.broadcast(1)
+            return false
+        }
+    }
+
+    private func finish(_ generation: Int, because problem: String?) {
+        if let problem { report(problem) }
+        lock.withLock { if state.generation == generation { state.finished = true } }
+        lock.broadcast(1)
+    }
+
+    /// A buffer of the wanted size: a free one, or a new one painted with the background (a
+    /// `fit` picture's bars stay painted, as pictures only ever cover their own rectangle).
+    private func freeBuffer(_ generation: Int, _ width: Int, _ height: Int) -> PixelBuffer? {
+        let reused: PixelBuffer?? = lock.withLock {
+            guard state.generation == generation else { return .some(nil) }
+            return state.free.popLast().map { .some($0) } ?? nil
+        }
+        switch reused {
+        case .some(let buffer?): return buffer
+        case .some(nil): return nil  // a seek came in between
+        case nil:
+            let buffer = PixelBuffer(width: width, height: height)
+            let surface = buffer.surface
+            for y in 0..<height { surface.row(y).update(repeating: background, count: width) }
+            return buffer
+        }
+    }
+}
