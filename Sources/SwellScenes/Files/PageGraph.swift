@@ -8,9 +8,11 @@ import SwellJSON
 ///
 /// `read(path)` returns a page's bytes, or a text file's that a text element shows (or throws
 /// why not); `loadImages(page, folder)` is
-/// `loadSceneFile`'s image loader for a layer of the page named `page`.
+/// `loadSceneFile`'s image loader for a layer of the page named `page`, and `loadVideo` its video
+/// loader (the request names the file as found from the page's folder).
 public func loadPageGraph(
     bytes: [UInt8], name: String, threads: Int = 1, read: (String) throws -> [UInt8],
+    loadVideo: (SceneVideo.Request) throws -> SceneVideo = { _ in throw NoFileAccess() },
     loadImages: (String, String) throws -> SceneImages
 ) throws(SceneFileError) -> ScenePlayer {
     var players: [String: ScenePlayer] = [:]
@@ -28,9 +30,9 @@ public func loadPageGraph(
             continue
         }
         do {
-            let player = try loadSceneFile(bytes: pageBytes, name: page, threads: threads, readFile: read) {
-                folder in try loadImages(page, folder)
-            }
+            let player = try loadSceneFile(
+                bytes: pageBytes, name: page, threads: threads, readFile: read, loadVideo: loadVideo
+            ) { folder in try loadImages(page, folder) }
             players[page] = player
             for (index, target) in pageTargets(of: player) {
                 let path = "\(page): $.layers[\(index)].parameters.target"

@@ -58,10 +58,10 @@ public struct SceneFile {
         self.background = background
     }
 
-    /// Builds the player; `images[i]` are the pictures for layer i (if it shows any).
-    public func makePlayer(images: [SceneImages], threads: Int = 1) -> ScenePlayer {
+    /// Builds the player; `media[i]` is what layer i shows that was loaded for it (pictures, a video).
+    public func makePlayer(media: [SceneMedia], threads: Int = 1) -> ScenePlayer {
         let scenes = layers.enumerated().map { index, layer in
-            layer.descriptor.make(layer.settings, index < images.count ? images[index] : .none)
+            layer.descriptor.make(layer.settings, index < media.count ? media[index] : .none)
         }
         let placements = layers.map { ScenePlayer.Placement(id: $0.id, frame: $0.frame) }
         let player = ScenePlayer(layers: scenes, background: background, threads: threads, placements: placements)
@@ -87,36 +87,48 @@ struct ProblemList {
 /// Parses and validates a scene file into a player. `loadImages(folder)` is called for each
 /// layer with a `folder` parameter (the slideshow) and returns its images (decoded on demand, so
 /// it should check what it can up front: that the files exist and are images), or throws an
-/// error whose description says why (reported with the parameter's JSON path). `threads` is
-/// passed to the player's banded renderer. `readFile(path)` reads a text element's `file`, named
-/// relative to the scene file `name` (see `loadTextFiles`).
+/// error whose description says why (reported with the parameter's JSON path). `loadVideo` does
+/// the same for each `video` layer: it opens the file the request names (resolved against the
+/// scene file's folder) and checks that it plays. `threads` is passed to the player's banded
+/// renderer. `readFile(path)` reads a text element's `file`, named relative to the scene file
+/// `name` (see `loadTextFiles`).
 public func loadSceneFile(
     bytes: [UInt8], name: String, threads: Int = 1,
     readFile: (String) throws -> [UInt8] = { _ in throw NoFileAccess() },
+    loadVideo: (SceneVideo.Request) throws -> SceneVideo = { _ in throw NoFileAccess() },
     loadImages: (String) throws -> SceneImages
 ) throws(SceneFileError) -> ScenePlayer {
     let root = try parseDocument(bytes, name: name)
     var list = ProblemList()
     let parsed = parseSceneFile(JSONField(root: root), problems: &list)
     let file = parsed.map { resolvingTextFiles($0, from: name) }
-    var images: [SceneImages] = []
+    var media: [SceneMedia] = []
     if let file {
         for (index, layer) in file.layers.enumerated() {
-            var loaded = SceneImages.none
+            var loaded = SceneMedia.none
             if layer.descriptor.parameters.contains(where: { $0.name == "folder" }) {
                 let folder = layer.settings.text("folder")
                 do {
-                    loaded = try loadImages(folder)
+                    loaded.images = try loadImages(folder)
                 } catch {
                     list.problems.append("\(parameterPath("folder", of: index, in: file, root: root)): \(error)")
                 }
             }
-            images.append(loaded)
+            if layer.descriptor.name == VideoScene.descriptor.name {
+                let request = SceneVideo.request(layer.settings, from: name)
+                do {
+                    loaded.video = try loadVideo(request)
+                } catch {
+                    list.problems.append(
+                        "\(parameterPath("file", of: index, in: file, root: root)): \"\(request.file)\": \(error)")
+                }
+            }
+            media.append(loaded)
         }
     }
     let texts = file.map { loadTextFiles($0, root: root, read: readFile, problems: &list) } ?? [:]
     guard list.problems.isEmpty, let file else { throw SceneFileError(file: name, problems: list.problems) }
-    let player = file.makePlayer(images: images, threads: threads)
+    let player = file.makePlayer(media: media, threads: threads)
     for (path, text) in texts { player.showFileText(path, text) }
     return player
 }

@@ -153,13 +153,13 @@ public struct SceneDescriptor: Sendable {
     public let name: String
     public let summary: String
     public let parameters: [ParameterSpec]
-    /// Builds the scene; `images` are the pictures for scenes that show images (the caller
-    /// decodes them on demand, so this module does no file I/O).
-    public let make: @Sendable (SceneSettings, SceneImages) -> any Scene
+    /// Builds the scene; `media` holds the pictures of scenes that show images and the frames of
+    /// a video (the caller decodes them on demand, so this module does no file I/O).
+    public let make: @Sendable (SceneSettings, SceneMedia) -> any Scene
 
     public init(
         name: String, summary: String, parameters: [ParameterSpec],
-        make: @escaping @Sendable (SceneSettings, SceneImages) -> any Scene
+        make: @escaping @Sendable (SceneSettings, SceneMedia) -> any Scene
     ) {
         self.name = name
         self.summary = summary
@@ -170,5 +170,7 @@ public struct SceneDescriptor: Sendable {
     public func defaultSettings() -> SceneSettings { SceneSettings(specs: parameters) }
 
     /// The scene with every parameter at its default.
-    public func makeDefault(images: SceneImages = .none) -> any Scene { make(defaultSettings(), images) }
+    public func makeDefault(images: SceneImages = .none) -> any Scene {
+        make(defaultSettings(), SceneMedia(images: images))
+    }
 }

@@ -9,6 +9,7 @@ public let builtInScenes: [SceneDescriptor] = [
     ButtonScene.descriptor,
     ButtonScene.fieldDescriptor,
     TextScene.descriptor,
+    VideoScene.descriptor,
 ]
 
 /// The built-in scene called `name`, if any.

@@ -32,7 +32,7 @@ public struct SlideshowScene: Scene {
                 "reveal", "middle", of: ["middle", "rise"],
                 "middle: a wavy band opening from the middle; rise: a wavy edge rising from the bottom (photo-tap)"),
         ],
-        make: { settings, images in SlideshowScene(settings, images: images) })
+        make: { settings, media in SlideshowScene(settings, images: media.images) })
 
     public let background: Color
     let frames: SlideFrames

@@ -86,7 +86,7 @@ private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
     let threads = try arguments.integer("threads", default: onlineCores(), in: 1...256)
     let viewport = try viewportOption(arguments)
     let realtime = try realtimeClockOption(arguments)
-    let player = try loadScenePlayer(sceneName, threads: threads)
+    let player = try loadScenePlayer(sceneName, threads: threads, videoPacing: .live)
     let script = try arguments["input"].map(loadTouchScript)?.events ?? []
     let screenOffAfter = try positiveSecondsOption(arguments, "screen-off-after")
 
@@ -107,7 +107,7 @@ private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
     // show (a built-in name has no file).
     let watch = builtInScene(named: sceneName) == nil ? followed(SceneContent.files(of: player, sceneName)) : nil
     let content = SceneContent(
-        player: player, script: script, reload: { try loadScenePlayer(sceneName, threads: threads) },
+        player: player, script: script, reload: { try loadScenePlayer(sceneName, threads: threads, videoPacing: .live) },
         name: sceneName, watch: watch, announcement: { "running \(label) on \(presenter.display.description)" },
         viewport: viewport, realtime: realtime.map { ($0, realtimeSeconds) })
     let end: LoopEnd
@@ -118,6 +118,7 @@ private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
     }
     let elapsed = monotonicSeconds() - runStart
     printNow("swell: \(content.frames) frames in \(formatMilliseconds(elapsed * 1000)) ms; \(presenter.pacing)")
+    for line in videoSummary() { printNow("swell: " + line) }
     if case .signal = end { printError("swell run: stopped by \(StopSignals.name); display restored") }
     return ExitStatus.success
 }
@@ -138,7 +139,7 @@ private func runOnDisplays(
     let seconds = try secondsOption(arguments)
     let threads = try arguments.integer("threads", default: onlineCores(), in: 1...256)
     let realtime = try realtimeClockOption(arguments)
-    let players = try displays.map { try loadScenePlayer($0.file, threads: threads) }
+    let players = try displays.map { try loadScenePlayer($0.file, threads: threads, videoPacing: .live) }
     let script = try arguments["input"].map(loadTouchScript)?.events ?? []
     let screenOffAfter = try positiveSecondsOption(arguments, "screen-off-after")
     // The --touch values name outputs of this run: checked before any display is taken.
@@ -160,7 +161,7 @@ private func runOnDisplays(
         let watch = builtInScene(named: name) == nil ? followed(SceneContent.files(of: players[index], name)) : nil
         let content = SceneContent(
             player: players[index], script: index == 0 ? script : [],
-            reload: { try loadScenePlayer(name, threads: threads) }, name: name, watch: watch,
+            reload: { try loadScenePlayer(name, threads: threads, videoPacing: .live) }, name: name, watch: watch,
             announcement: { "running \(label) on \(presenter.display.description)" },
             realtime: realtime.map { ($0, realtimeSeconds) })
         outputs.append(OutputContent(content, watch: watch))
@@ -189,6 +190,7 @@ func runOutputs(
                 + "\(formatMilliseconds(elapsed * 1000)) ms; \(presenter.pacing)")
     }
     if let summary { printNow("swell: \(summary())") }
+    for line in videoSummary() { printNow("swell: " + line) }
     if case .signal = end {
         let names = presenters.map(\.display.output).joined(separator: ", ")
         printError("swell run: stopped by \(StopSignals.name); display restored on \(names)")

@@ -24,7 +24,7 @@ func runSpan(_ span: SpanRequest, _ arguments: ParsedArguments) throws -> Int32 
     let seconds = try secondsOption(arguments)
     let threads = try arguments.integer("threads", default: onlineCores(), in: 1...256)
     let realtime = try realtimeClockOption(arguments)
-    let player = try loadScenePlayer(sceneName, threads: threads)
+    let player = try loadScenePlayer(sceneName, threads: threads, videoPacing: .live)
     let script = try arguments["input"].map(loadTouchScript)?.events ?? []
     let screenOffAfter = try positiveSecondsOption(arguments, "screen-off-after")
 
@@ -33,7 +33,7 @@ func runSpan(_ span: SpanRequest, _ arguments: ParsedArguments) throws -> Int32 
     let watch = builtInScene(named: sceneName) == nil ? followed(SceneContent.files(of: player, sceneName)) : nil
     let shownOn = presenters.map(\.display.description).joined(separator: " + ")
     let content = SceneContent(
-        player: player, script: script, reload: { try loadScenePlayer(sceneName, threads: threads) },
+        player: player, script: script, reload: { try loadScenePlayer(sceneName, threads: threads, videoPacing: .live) },
         name: sceneName, watch: watch,
         announcement: { "running \(label) on \(shownOn) as one canvas, \(layout.description)" },
         realtime: realtime.map { ($0, realtimeSeconds) })

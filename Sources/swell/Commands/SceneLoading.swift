@@ -2,14 +2,17 @@ import SwellOutput
 import SwellRaster
 import SwellScenes
 import SwellSystem
+import SwellVideo
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// Makes the player for a `SCENE|FILE` argument: a built-in scene name (all defaults) or a
-/// scene file. Exit statuses: 66 unreadable file or image folder, 65 invalid scene file.
-func loadScenePlayer(_ argument: String, threads: Int = 1) throws -> ScenePlayer {
+/// scene file. Exit statuses: 66 unreadable file or image folder, 65 invalid scene file (a video
+/// that does not play among them). `videoPacing` says whether video elements wait for each
+/// picture (`.exact`: dumps and benchmarks) or drop the late ones (`.live`: a kiosk).
+func loadScenePlayer(_ argument: String, threads: Int = 1, videoPacing: VideoPacing = .exact) throws -> ScenePlayer {
     if let scene = builtInScene(named: argument) {
         var images = SceneImages.none
         if scene.parameters.contains(where: { $0.name == "folder" }) {
@@ -23,7 +26,21 @@ func loadScenePlayer(_ argument: String, threads: Int = 1) throws -> ScenePlayer
                 )
             }
         }
-        return ScenePlayer(layers: [scene.makeDefault(images: images)], threads: threads)
+        var media = SceneMedia(images: images)
+        if scene.name == VideoScene.descriptor.name {
+            let settings = scene.defaultSettings()
+            do {
+                media.video = try loadVideo(
+                    SceneVideo.Request(file: settings.text("file"), loops: true, fills: false, background: .black),
+                    pacing: videoPacing)
+            } catch {
+                throw CommandFailure(
+                    ExitStatus.noInput,
+                    "\(argument): \(settings.text("file")): \(error); write a scene file with \"parameters\": {\"file\": \"…\"} (see examples/)"
+                )
+            }
+        }
+        return ScenePlayer(layers: [scene.make(scene.defaultSettings(), media)], threads: threads)
     }
     guard argument.hasSuffix(".json") || argument.contains("/") else {
         throw CommandFailure(
@@ -41,12 +58,48 @@ func loadScenePlayer(_ argument: String, threads: Int = 1) throws -> ScenePlayer
         // Every page its buttons can reach is loaded and checked now (`loadPageGraph`).
         return try loadPageGraph(
             bytes: bytes, name: argument, threads: threads, read: { try readWholeFile($0) },
+            loadVideo: { try loadVideo($0, pacing: videoPacing) },
             loadImages: { page, folder in
                 let base = page.lastIndex(of: "/").map { String(page[...$0]) } ?? ""
                 return try loadImageFolder(folder.hasPrefix("/") ? folder : base + folder)
             })
     } catch {
         throw CommandFailure(ExitStatus.dataError, error.description)
+    }
+}
+
+/// How a video element's pictures meet the scene clock.
+enum VideoPacing {
+    /// Each picture is waited for: the same time gives the same bytes (dump, bench, tests).
+    case exact
+    /// A picture not decoded in time is not waited for; it is dropped when its time has passed.
+    case live
+}
+
+/// Every video element this process opened, for their counts at the end of a run or bench.
+nonisolated(unsafe) var openedVideos: [(file: String, playback: VideoPlayback)] = []
+
+/// Opens a video element's file with FFmpeg and starts decoding it ahead on a thread of its own.
+/// Throws what is wrong with the file (`VideoError`: what was found and what is supported).
+func loadVideo(_ request: SceneVideo.Request, pacing: VideoPacing) throws -> SceneVideo {
+    let decoder = try FFmpegDecoder(path: request.file)
+    decoder.report = { printError("swell: \($0)") }
+    let playback = try VideoPlayback(
+        decoder: decoder, loops: request.loops, scaling: VideoScaling(request.fills ? .fill : .fit),
+        background: request.background.opaquePixel, waitsForFrames: pacing == .exact,
+        report: { printError("swell: \(request.file): \($0)") })
+    openedVideos.append((request.file, playback))
+    return SceneVideo { time, size in
+        playback.frame(at: time, width: size.width, height: size.height).map { ($0.buffer, $0.end) }
+    }
+}
+
+/// One line per video element opened: pictures shown and dropped (late), for the end of a run.
+func videoSummary() -> [String] {
+    openedVideos.compactMap { file, playback in
+        guard playback.shownCount > 0 else { return nil }
+        let name = file.split(separator: "/").last.map(String.init) ?? file
+        return "video \(name): \(playback.shownCount) pictures shown, \(playback.dropped) dropped (late)"
     }
 }
 
