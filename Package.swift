@@ -97,6 +97,6 @@ let package = Package(
         .testTarget(
             name: "SwellKioskTests", dependencies: ["SwellKiosk", "SwellRaster", "SwellSystem", "SwellScenes", "CDRM"]),
         .testTarget(name: "SwellSystemTests", dependencies: ["SwellSystem"]),
-        .testTarget(name: "SwellVideoTests", dependencies: ["SwellVideo", "SwellRaster", "SwellScenes"]),
+        .testTarget(name: "SwellVideoTests", dependencies: ["SwellVideo", "SwellRaster", "SwellScenes", "SwellKiosk"]),
     ]
 )

@@ -16,7 +16,9 @@ public final class FFmpegDecoder: VideoDecoder {
     private var format: UnsafeMutablePointer<AVFormatContext>?
     private var codec: UnsafeMutablePointer<AVCodecContext>?
     private let stream: Int32
-    private let timeBase: Double
+    /// The stream's time base: a stamp s is s · num / den seconds, computed in that order so a
+    /// picture at 15/25 s starts at the Double nearest 0.6, as the scene clock's 36/60 does.
+    private let timeBase: (num: Double, den: Double)
     /// The stream's first time stamp: pictures are timed from it (a stream may start late).
     private let startStamp: Int64
     private var packet: UnsafeMutablePointer<AVPacket>?
@@ -80,7 +82,7 @@ public final class FFmpegDecoder: VideoDecoder {
             throw failure ?? VideoError(.unsupported, "no decoder; \(Self.supported)")
         }
         let avStream = context.pointee.streams[Int(best)]!
-        timeBase = av_q2d(avStream.pointee.time_base)
+        timeBase = (Double(avStream.pointee.time_base.num), Double(avStream.pointee.time_base.den))
         startStamp = avStream.pointee.start_time == swell_av_nopts_value() ? 0 : avStream.pointee.start_time
         let codecName = String(cString: decoder.pointee.name)
         codec = avcodec_alloc_context3(decoder)
@@ -191,7 +193,7 @@ public final class FFmpegDecoder: VideoDecoder {
 
     public func seek(to seconds: Double) throws(VideoError) {
         guard let codec else { return }
-        let stamp = startStamp + Int64((max(0, seconds) / timeBase).rounded(.down))
+        let stamp = startStamp + Int64((max(0, seconds) * timeBase.den / timeBase.num).rounded(.down))
         // BACKWARD: the key frame at or before the stamp; pictures before the time are skipped
         // by the caller, so the picture shown is exactly the one whose interval holds it.
         var status = av_seek_frame(format, stream, stamp, AVSEEK_FLAG_BACKWARD)
@@ -216,11 +218,17 @@ public final class FFmpegDecoder: VideoDecoder {
     /// decoder's best guess where the packet had none), until its duration has passed.
     private func timing(of frame: AVFrame) -> VideoTiming {
         let stamp = frame.best_effort_timestamp
-        let start = stamp == swell_av_nopts_value() ? lastEnd : Double(stamp - startStamp) * timeBase
-        var length = Double(frame.pkt_duration) * timeBase
-        if !(length > 0) { length = info.frameRate > 0 ? 1 / info.frameRate : 1.0 / 25 }
-        lastEnd = start + length
-        return VideoTiming(start: start, end: start + length)
+        guard stamp != swell_av_nopts_value() else {
+            let length = info.frameRate > 0 ? 1 / info.frameRate : 1.0 / 25
+            defer { lastEnd += length }
+            return VideoTiming(start: lastEnd, end: lastEnd + length)
+        }
+        // The end from the stamps added up, not from seconds added: 14/25 + 1/25 in Doubles is
+        // a hair past 15/25, which would show picture 14 at the refresh where 15 starts.
+        let length = frame.pkt_duration > 0 ? frame.pkt_duration : Int64((timeBase.den / timeBase.num / max(1, info.frameRate)).rounded())
+        let timing = VideoTiming(start: seconds(stamp - startStamp), end: seconds(stamp - startStamp + max(1, length)))
+        lastEnd = timing.end
+        return timing
     }
 
     /// One play-through's length: the stream's own duration when it states one, else the
@@ -228,7 +236,7 @@ public final class FFmpegDecoder: VideoDecoder {
     /// time stamp, without decoding).
     private func streamDuration(_ stream: AVStream, firstStart: Double) -> Double {
         if stream.duration > 0 && stream.duration != swell_av_nopts_value() {
-            return Double(stream.duration) * timeBase
+            return seconds(stream.duration)
         }
         if let format, format.pointee.duration > 0 {
             return Double(format.pointee.duration) / Double(AV_TIME_BASE)
@@ -240,11 +248,13 @@ public final class FFmpegDecoder: VideoDecoder {
             guard packet.pointee.stream_index == self.stream, packet.pointee.pts != swell_av_nopts_value() else {
                 continue
             }
-            let start = Double(packet.pointee.pts - startStamp) * timeBase
-            end = max(end, start + Double(max(packet.pointee.duration, 0)) * timeBase)
+            let start = seconds(packet.pointee.pts - startStamp)
+            end = max(end, start + seconds(max(packet.pointee.duration, 0)))
         }
         return end
     }
+
+    private func seconds(_ stamp: Int64) -> Double { Double(stamp) * timeBase.num / timeBase.den }
 
     private static func rate(_ stream: AVStream) -> Double {
         let average = av_q2d(stream.avg_frame_rate)

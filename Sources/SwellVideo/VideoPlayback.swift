@@ -38,8 +38,10 @@ public final class VideoPlayback {
     public static let seekAhead = 2.0
     /// Pictures decoded ahead of the one shown.
     public static let defaultDepth = 3
-    /// Pictures whose time passed before a refresh asked for them (a decoder that fell behind).
-    public private(set) var dropped = 0
+    /// Pictures whose time passed before they could be shown (a decoder that fell behind): those
+    /// the decoding thread found late and did not convert, and those a later one overtook in
+    /// the queue.
+    public var dropped: Int { pipeline.dropped }
     /// Pictures shown, each counted once.
     public private(set) var shownCount = 0
 
@@ -78,8 +80,7 @@ public final class VideoPlayback {
             pipeline.seek(to: time, width: width, height: height)
         }
         while true {
-            let step = pipeline.take(at: time, shown: &shown)
-            dropped += step.dropped
+            let step = pipeline.take(at: time, shown: &shown, exact: waitsForFrames)
             if step.took { shownCount += 1 }
             switch step.outcome {
             case .ready, .finished:
@@ -122,6 +123,10 @@ private final class Pipeline: @unchecked Sendable {
         var decodedUpTo = -Double.infinity
         /// No picture follows the queued ones (a video played once, at its end; or a failure).
         var finished = false
+        /// The latest time a refresh asked for, when late pictures are dropped (a kiosk): the
+        /// decoding thread does not convert a picture that ended before it.
+        var clock = -Double.infinity
+        var dropped = 0
         var stopping = false
     }
 
@@ -151,6 +156,8 @@ private final class Pipeline: @unchecked Sendable {
         state.ready.reserveCapacity(depth + 1)
         state.free.reserveCapacity(depth + 3)
     }
+
+    var dropped: Int { lock.withLock { state.dropped } }
 
     func hasSize(_ width: Int, _ height: Int) -> Bool {
         lock.withLock { state.width == width && state.height == height }
@@ -183,24 +190,31 @@ private final class Pipeline: @unchecked Sendable {
             }
             state.generation &+= 1
             state.seekTarget = time
+            state.clock = -.infinity
             state.decodedUpTo = -.infinity
             state.finished = false
         }
         lock.broadcast(0)
     }
 
-    /// Moves the queue on to `time`: pictures that ended before it are dropped, and the one that
-    /// holds it (or the first, when nothing is shown yet) replaces `shown`.
-    func take(at time: Double, shown: inout Ready?) -> (outcome: Outcome, dropped: Int, took: Bool) {
+    /// Moves the queue on to `time`: pictures followed by another that ended before it are
+    /// dropped, and the one that holds it (or the first, when nothing is shown yet) replaces
+    /// `shown`. The last picture queued, when it has ended too and more are coming, is waited for
+    /// (`exact`) or shown late, the newest there is (a kiosk whose decoder fell behind).
+    func take(at time: Double, shown: inout Ready?, exact: Bool) -> (outcome: Outcome, dropped: Int, took: Bool) {
         var dropped = 0
         var took = false
         let outcome: Outcome = lock.withLock {
+            if !exact { state.clock = max(state.clock, time) }
             if state.seekTarget != nil { return .behind }
-            while let first = state.ready.first, first.end <= time, state.ready.count > 1 || !state.finished {
+            while let first = state.ready.first, first.end <= time,
+                state.ready.count > 1 || (exact && !state.finished)
+            {
                 state.ready.removeFirst()
                 state.free.append(first.buffer)
                 dropped += 1
             }
+            if !exact { state.dropped += dropped }
             if let first = state.ready.first, first.start <= time || shown == nil {
                 if let old = shown, old.buffer.width == state.width, old.buffer.height == state.height {
                     state.free.append(old.buffer)
@@ -286,6 +300,14 @@ private final class Pipeline: @unchecked Sendable {
             let start = timing.start + offset
             let end = timing.end + offset
             if end <= skipUntil { continue }
+            // Already late (a kiosk's decoder behind the clock): not converted, so decoding
+            // catches up by the conversion's time.
+            let late = lock.withLock {
+                guard end <= state.clock, state.generation == generation else { return false }
+                state.dropped += 1
+                return true
+            }
+            if late { continue }
             guard let buffer = freeBuffer(generation, width, height) else { continue }
             decoder.render(into: buffer.surface, scaling: scaling)
             let queued = lock.withLock {

@@ -25,6 +25,9 @@ struct CommandSignature: Equatable {
     /// around it may keep its columns (`keepingColumns`). False for the kernels that paint a
     /// clip's edge columns by another path (rings and the rest: see `wholeRows`).
     var columnExact = false
+    /// An opaque picture (alpha 1, no mask): it replaces every pixel of its rectangle, whatever
+    /// was drawn there before it (`compositeImage` copies its rows).
+    var replacesPixels = false
 
     @usableFromInline
     static func == (a: CommandSignature, b: CommandSignature) -> Bool {
@@ -56,6 +59,7 @@ extension CommandSignature {
             // not reused between the two frames compared.
             hasher.combine(3)
             columnExact = true
+            replacesPixels = alpha >= 1
             hasher.combine(ObjectIdentifier(image))
             hasher.combine(alpha.bitPattern)
             combine(placement, into: &hasher)
@@ -193,6 +197,11 @@ func addChanges(
 /// every command of either frame that meets that rectangle are column-exact, so drawing them
 /// clipped to it gives the bytes a whole-width clip gives; else its whole rows. Only column-exact
 /// changes look at the others (a few glyph runs or pictures), so a pond of rings stays linear.
+///
+/// An opaque picture of the current frame whose rectangle holds that rectangle (a video's next
+/// picture over waves) replaces every pixel drawn there before it, so only the commands after it
+/// decide whether the rectangle can be redrawn alone: a video over an animated background redraws
+/// its own rectangle, not its rows.
 func keepingColumns(
     _ changed: CommandSignature, among previous: [CommandSignature], _ current: [CommandSignature], width: Int,
     height: Int, rowAlignment: Int = 8
@@ -200,6 +209,12 @@ func keepingColumns(
     let rows = wholeRows(changed.rect, width: width, height: height, alignment: rowAlignment)
     guard changed.columnExact, !rows.isEmpty else { return rows }
     let own = ClipRect(x0: changed.rect.x0, y0: rows.y0, x1: changed.rect.x1, y1: rows.y1)
+    if let cover = current.lastIndex(where: { $0.replacesPixels && $0.rect.intersection(own) == own }) {
+        for other in current[(cover + 1)...] where !other.columnExact && !other.rect.intersection(own).isEmpty {
+            return rows
+        }
+        return own
+    }
     for other in previous where !other.columnExact && !other.rect.intersection(own).isEmpty { return rows }
     for other in current where !other.columnExact && !other.rect.intersection(own).isEmpty { return rows }
     return own
