@@ -209,11 +209,15 @@ func keepingColumns(
     let rows = wholeRows(changed.rect, width: width, height: height, alignment: rowAlignment)
     guard changed.columnExact, !rows.isEmpty else { return rows }
     let own = ClipRect(x0: changed.rect.x0, y0: rows.y0, x1: changed.rect.x1, y1: rows.y1)
-    if let cover = current.lastIndex(where: { $0.replacesPixels && $0.rect.intersection(own) == own }) {
-        for other in current[(cover + 1)...] where !other.columnExact && !other.rect.intersection(own).isEmpty {
+    // Here the rectangle need not grow to aligned rows either: whatever the kernels before the
+    // picture paint in a cut block of rows is painted over, and the commands after it are
+    // column-exact, which holds for rows as well (each pixel its mask's or picture's sample).
+    let exact = changed.rect.intersection(ClipRect(x0: 0, y0: 0, x1: width, y1: height))
+    if let cover = current.lastIndex(where: { $0.replacesPixels && $0.rect.intersection(exact) == exact }) {
+        for other in current[(cover + 1)...] where !other.columnExact && !other.rect.intersection(exact).isEmpty {
             return rows
         }
-        return own
+        return exact
     }
     for other in previous where !other.columnExact && !other.rect.intersection(own).isEmpty { return rows }
     for other in current where !other.columnExact && !other.rect.intersection(own).isEmpty { return rows }
