@@ -97,6 +97,7 @@ let package = Package(
         .testTarget(
             name: "SwellKioskTests", dependencies: ["SwellKiosk", "SwellRaster", "SwellSystem", "SwellScenes", "CDRM"]),
         .testTarget(name: "SwellSystemTests", dependencies: ["SwellSystem"]),
-        .testTarget(name: "SwellVideoTests", dependencies: ["SwellVideo", "SwellRaster", "SwellScenes", "SwellKiosk"]),
+        // `swell` too: the video commands are run as a kiosk owner runs them.
+        .testTarget(name: "SwellVideoTests", dependencies: ["swell", "SwellVideo", "SwellRaster", "SwellScenes", "SwellKiosk"]),
     ]
 )

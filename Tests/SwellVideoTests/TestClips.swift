@@ -41,17 +41,37 @@ enum TestClips {
     }
 
     static func ffmpeg(_ arguments: [String]) throws {
+        let run = try runProgram("/usr/bin/ffmpeg", arguments)
+        guard run.status == 0 else {
+            throw ClipError(description: "ffmpeg \(arguments.joined(separator: " ")): " + run.stderr)
+        }
+    }
+
+    /// Runs a program to its end: its exit status and what it wrote.
+    static func runProgram(_ path: String, _ arguments: [String]) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
+        let out = Pipe()
         let errors = Pipe()
+        process.standardOutput = out
         process.standardError = errors
         try process.run()
-        let said = errors.fileHandleForReading.readDataToEndOfFile()
+        let said = out.fileHandleForReading.readDataToEndOfFile()
+        let complained = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ClipError(description: "ffmpeg \(arguments.joined(separator: " ")): " + String(decoding: said, as: UTF8.self))
-        }
+        return (
+            process.terminationStatus, String(decoding: said, as: UTF8.self),
+            String(decoding: complained, as: UTF8.self)
+        )
+    }
+
+    /// The built `swell` command, beside the test bundle.
+    static func swell(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        return try runProgram(bundle.appendingPathComponent("swell").path, arguments)
     }
 
     static let folder: String = {
