@@ -2,7 +2,8 @@ import Glibc
 // libFuzzer harness for the files a kiosk reads (scripts/fuzz builds and runs it): scene files
 // as the first page of a page graph (with the pages and text files they name),
 // draw lists (text ops among them), touch scripts, dump manifests and corrupted font files (DejaVu
-// Sans with the input's (offset, byte) patches, opened and laid out). The first byte of an input picks the loader, the
+// Sans with the input's (offset, byte) patches, opened and laid out) and video files (demuxed and
+// decoded by FFmpeg from memory through Swell's glue). The first byte of an input picks the loader, the
 // rest is the file. Whatever loads is also rendered, small, by every renderer it can reach; an
 // input that traps, overflows a buffer (AddressSanitizer) or leaks fails the run. A file that does
 // not load must throw, never crash: the kiosk reloads its scene file whenever it is saved.
@@ -10,6 +11,7 @@ import SwellDrawList
 import SwellRaster
 import SwellScenes
 import SwellText
+import SwellVideo
 
 let fontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 nonisolated(unsafe) let fontBytes: [UInt8] = {
@@ -86,11 +88,27 @@ func fuzzPages(_ bytes: [UInt8]) {
     for time in [0.8, 1.2, 3.25, 100.0] { player.render(at: time, into: sceneTarget.surface) }
 }
 
+/// The input as a video file: FFmpeg's demuxers and decoders read it from memory, and Swell's
+/// glue around them (probing, the first picture at open, stamps, seeking back, conversion to a
+/// fitted and a filled frame) must turn whatever they say into an error or pictures.
+func fuzzVideo(_ bytes: [UInt8]) {
+    guard let decoder = try? FFmpegDecoder(bytes: bytes) else { return }
+    let target = PixelBuffer(width: 24, height: 18)
+    for pass in 0..<2 {
+        for _ in 0..<6 {
+            guard let timing = try? decoder.advance() else { break }
+            guard timing.end >= timing.start else { fatalError("a picture ends before it starts") }
+            decoder.render(into: target.surface, scaling: VideoScaling(pass == 0 ? .fit : .fill))
+        }
+        try? decoder.seek(to: pass == 0 ? 0.1 : 1e9)
+    }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     guard count > 1 else { return 0 }
     let bytes = Array(UnsafeRawBufferPointer(start: start + 1, count: count - 1))
-    switch start.load(as: UInt8.self) % 5 {
+    switch start.load(as: UInt8.self) % 6 {
     case 0:
         fuzzPages(bytes)
     case 1:
@@ -103,6 +121,8 @@ public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         }
     case 4:
         fuzzFont(bytes)
+    case 5:
+        fuzzVideo(bytes)
     case 2:
         _ = try? parseTouchScript(bytes: bytes, name: "fuzz.json")
     default:
