@@ -88,7 +88,7 @@ let package = Package(
             name: "SwellTextTests", dependencies: ["SwellText", "SwellRaster", "SwellDrawList", "CFreeType"]),
         // Goldens/ is read through #filePath, not as a bundle resource (no Foundation needed).
         .testTarget(
-            name: "SwellScenesTests", dependencies: ["SwellScenes", "SwellRaster", "SwellJSON", "SwellOutput"],
+            name: "SwellScenesTests", dependencies: ["SwellScenes", "SwellRaster", "SwellJSON", "SwellOutput", "SwellVideo"],
             exclude: ["Goldens"]),
         .testTarget(
             name: "SwellCLITests",

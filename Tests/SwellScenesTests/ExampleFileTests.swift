@@ -29,6 +29,7 @@ import Testing
     @Test(arguments: [
         "wave", "ripples", "elastic", "waveform", "flow", "slideshow", "layers", "strip", "wave-button",
         "ripple-counter", "menu", "photo-tap", "welcome", "wave-page", "scroll-strip", "elastic-form", "loading",
+        "video", "promo",
     ])
     func exampleSceneFileLoadsAndRenders(_ name: String) throws {
         let bytes = Self.read(Self.examples + "/\(name).json")
@@ -39,7 +40,16 @@ import Testing
             texts.append(path)
             return Self.read(Self.examples + "/" + path)
         }
-        let player = try loadSceneFile(bytes: bytes, name: name + ".json", readFile: readText) { folder in
+        var videos: [String] = []
+        let loadVideo = { (request: SceneVideo.Request) -> SceneVideo in
+            videos.append(request.file)
+            return try exampleVideo(SceneVideo.Request(
+                file: Self.examples + "/" + request.file, loops: request.loops, fills: request.fills,
+                background: request.background))
+        }
+        let player = try loadSceneFile(
+            bytes: bytes, name: name + ".json", readFile: readText, loadVideo: loadVideo
+        ) { folder in
             folders.append(folder)
             return SceneImages(syntheticImages())
         }
@@ -48,6 +58,7 @@ import Testing
                 == (name == "slideshow" || name == "photo-tap"
                     ? ["images"] : name == "strip" ? ["strip-background"] : []))
         #expect(texts == (name == "menu" ? ["menu.txt"] : []), "menu.json shows menu.txt, read once")
+        #expect(videos == (name == "video" || name == "promo" ? ["video/waves.mp4"] : []))
         let buffer = PixelBuffer(width: 64, height: 36)
         player.render(at: 1, into: buffer.surface)
         withExtendedLifetime(buffer) {}

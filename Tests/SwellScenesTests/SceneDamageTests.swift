@@ -149,6 +149,9 @@ import Testing
                 return
             }
         }
-        #expect(partial > 0, "examples/\(example.name).json: some frames are drawn in part")
+        // A full-screen video shows a new picture at every 0.1 s step: all of it is damage.
+        if example.name != "video" {
+            #expect(partial > 0, "examples/\(example.name).json: some frames are drawn in part")
+        }
     }
 }

@@ -2,6 +2,7 @@ import SwellOutput
 import SwellRaster
 import SwellScenes
 import SwellText
+import SwellVideo
 
 #if canImport(Glibc)
     import Glibc
@@ -35,7 +36,7 @@ struct ExampleGoldenCase: CustomStringConvertible, Sendable {
         let path = Self.examples + "/\(name).json"
         let player = try loadPageGraph(
             bytes: ExampleFileTests.read(path), name: path, read: { ExampleFileTests.read($0) },
-            loadImages: { _, folder in SceneImages(try pictures(in: Self.examples + "/" + folder)) })
+            loadVideo: exampleVideo, loadImages: { _, folder in SceneImages(try pictures(in: Self.examples + "/" + folder)) })
         player.use(WallClock.dumpClock)
         return player
     }
@@ -107,7 +108,21 @@ struct ExampleGoldenCase: CustomStringConvertible, Sendable {
             name: "elastic-form", script: taps([(0.1, 900, 414), (0.6, 900, 534), (1.1, 1255, 660)]),
             times: [0, 0.3, 0.8, 1.3]),
         ExampleGoldenCase(name: "loading", script: nil, times: [0, 0.25]),
+        // The clip's pictures at 0 s and 1.5 s (picture 37 of 25 fps), and again after a loop.
+        ExampleGoldenCase(name: "video", script: nil, times: [0, 1.5, 5.5]),
+        ExampleGoldenCase(name: "promo", script: nil, times: [0, 2.2]),
     ]
+}
+
+/// A video element's pictures as `swell dump` has them: FFmpeg's decoder, each picture waited for.
+func exampleVideo(_ request: SceneVideo.Request) throws -> SceneVideo {
+    let playback = try VideoPlayback(
+        decoder: try FFmpegDecoder(path: request.file), loops: request.loops,
+        scaling: VideoScaling(request.fills ? .fill : .fit), background: request.background.opaquePixel,
+        waitsForFrames: true)
+    return SceneVideo { time, size in
+        playback.frame(at: time, width: size.width, height: size.height).map { ($0.buffer, $0.end) }
+    }
 }
 
 /// Each `factor` x `factor` block's mean, per channel, rounded (the frame's size divides evenly).
