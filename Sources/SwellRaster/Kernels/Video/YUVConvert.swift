@@ -119,7 +119,7 @@ public func convertYUV420(_ planes: YUVPlanes, _ matrix: YUVMatrix, into surface
 }
 
 /// Columns x0..<x1 of two luma rows over one chroma row (the same row twice at a lone edge row).
-@inline(__always)
+@inline(never)
 private func convertRowPair(
     luma top: UnsafePointer<UInt8>, _ bottom: UnsafePointer<UInt8>, u: UnsafePointer<UInt8>,
     v: UnsafePointer<UInt8>, into topOut: UnsafeMutablePointer<UInt32>, _ bottomOut: UnsafeMutablePointer<UInt32>,
@@ -137,9 +137,23 @@ private func convertRowPair(
         x += 1
     }
     while x &+ laneCount <= x1 {
-        let terms = ChromaLanes(u: duplicatedChroma(u + (x >> 1)), v: duplicatedChroma(v + (x >> 1)), m)
-        terms.store(luma: lumaLanes(top + x), m, to: topOut + x)
-        terms.store(luma: lumaLanes(bottom + x), m, to: bottomOut + x)
+        // Written out for both rows: through a method of ChromaLanes, the optimiser left one or
+        // both rows' conversions out of line despite @inline(__always).
+        let u = duplicatedChroma(u + (x >> 1))
+        let v = duplicatedChroma(v + (x >> 1))
+        let red = v * m.redFromV + m.redOffset
+        let green = (u * m.greenFromU + v * m.greenFromV) + m.greenOffset
+        let blue = u * m.blueFromU + m.blueOffset
+        let upper = lumaLanes(top + x) * m.lumaScale
+        let lower = lumaLanes(bottom + x) * m.lumaScale
+        UnsafeMutableRawPointer(topOut + x).storeBytes(
+            of: packRoundedChannels(
+                red: clampedRoundedBits(upper + red), green: clampedRoundedBits(upper + green),
+                blue: clampedRoundedBits(upper + blue)), as: PixelVector.self)
+        UnsafeMutableRawPointer(bottomOut + x).storeBytes(
+            of: packRoundedChannels(
+                red: clampedRoundedBits(lower + red), green: clampedRoundedBits(lower + green),
+                blue: clampedRoundedBits(lower + blue)), as: PixelVector.self)
         x &+= laneCount
     }
     while x < x1 {
@@ -148,50 +162,42 @@ private func convertRowPair(
     }
 }
 
-/// Sixteen luma bytes as floats.
+/// Sixteen luma bytes as floats. Written lane by lane, which the compiler turns into one widening
+/// load and one conversion (`vpmovzxbd`, `vcvtdq2ps`); `SIMD16<UInt32>(truncatingIfNeeded:)` was
+/// an out-of-line call here.
 @inline(__always)
 func lumaLanes(_ p: UnsafePointer<UInt8>) -> LaneFloats {
-    byteAsFloat(PixelVector(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt8>.self)))
+    let b = UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt8>.self)
+    return LaneFloats(
+        Float(b[0]), Float(b[1]), Float(b[2]), Float(b[3]), Float(b[4]), Float(b[5]), Float(b[6]), Float(b[7]),
+        Float(b[8]), Float(b[9]), Float(b[10]), Float(b[11]), Float(b[12]), Float(b[13]), Float(b[14]), Float(b[15]))
 }
 
-/// Eight chroma bytes, each twice (lanes 2k and 2k+1 hold byte k), as floats: each byte widened to
-/// 16 bits and copied into that lane's high byte, which needs no shuffle the compiler might miss.
+/// Eight chroma bytes, each twice (lanes 2k and 2k+1 hold byte k), as floats; lane by lane too,
+/// which becomes a widening load, one shuffle and a conversion.
 @inline(__always)
 func duplicatedChroma(_ p: UnsafePointer<UInt8>) -> LaneFloats {
-    let wide = SIMD8<UInt16>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt8>.self))
-    let doubled = unsafeBitCast(wide | wide &<< 8, to: SIMD16<UInt8>.self)
-    return byteAsFloat(PixelVector(truncatingIfNeeded: doubled))
+    let b = UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt8>.self)
+    return LaneFloats(
+        Float(b[0]), Float(b[0]), Float(b[1]), Float(b[1]), Float(b[2]), Float(b[2]), Float(b[3]), Float(b[3]),
+        Float(b[4]), Float(b[4]), Float(b[5]), Float(b[5]), Float(b[6]), Float(b[6]), Float(b[7]), Float(b[7]))
 }
 
-/// The chroma part of each channel for sixteen pixels (offsets included).
-struct ChromaLanes {
-    let red: LaneFloats
-    let green: LaneFloats
-    let blue: LaneFloats
-
-    @inline(__always)
-    init(u: LaneFloats, v: LaneFloats, _ m: YUVMatrix) {
-        red = v * m.redFromV + m.redOffset
-        green = (u * m.greenFromU + v * m.greenFromV) + m.greenOffset
-        blue = u * m.blueFromU + m.blueOffset
-    }
-
-    /// Sixteen opaque pixels from sixteen luma values, stored unaligned.
-    @inline(__always)
-    func store(luma: LaneFloats, _ m: YUVMatrix, to out: UnsafeMutablePointer<UInt32>) {
-        UnsafeMutableRawPointer(out).storeBytes(of: pixels(luma: luma, m), as: PixelVector.self)
-    }
-
-    @inline(__always)
-    func pixels(luma: LaneFloats, _ m: YUVMatrix) -> PixelVector {
-        let scaled = luma * m.lumaScale
-        return packRoundedChannels(
-            red: clampedRoundedBits(scaled + red), green: clampedRoundedBits(scaled + green),
-            blue: clampedRoundedBits(scaled + blue))
-    }
+/// Sixteen opaque pixels from luma and chroma values (bytes as floats, filtered or not): a free
+/// function, since as a method of a struct of chroma terms it was left out of line.
+@inline(__always)
+func convertedLanes(luma: LaneFloats, u: LaneFloats, v: LaneFloats, _ m: YUVMatrix) -> PixelVector {
+    let scaled = luma * m.lumaScale
+    let red = v * m.redFromV + m.redOffset
+    let green = (u * m.greenFromU + v * m.greenFromV) + m.greenOffset
+    let blue = u * m.blueFromU + m.blueOffset
+    return packRoundedChannels(
+        red: clampedRoundedBits(scaled + red), green: clampedRoundedBits(scaled + green),
+        blue: clampedRoundedBits(scaled + blue))
 }
 
-/// `ChromaLanes` for one pixel: the same `Float` operations in the same order.
+/// The chroma terms of one pixel, then its conversion: the same `Float` operations in the same
+/// order as the vector steps.
 struct ChromaTerms {
     let red: Float
     let green: Float
@@ -221,15 +227,16 @@ struct ChromaTerms {
 let roundingBias: Float = 12_582_912.0
 
 /// Each lane rounded to nearest and clamped to 0...255, as the bits of its biased float
-/// (0x4B40_00vv for the byte vv). The clamps are a compare and a select each, which the
-/// compiler turns into one max and one min instruction (`pointwiseMin/Max` are not).
+/// (0x4B40_00vv for the byte vv). Written as "the bound, unless the value is inside it", which
+/// the compiler emits as one `maxps` and one `minps`; the other way round (or `pointwiseMin/Max`)
+/// became compares and blends.
 @inline(__always)
 func clampedRoundedBits(_ value: LaneFloats) -> PixelVector {
     let low = LaneFloats(repeating: roundingBias)
     let high = LaneFloats(repeating: roundingBias + 255)
     let biased = value + roundingBias
-    let clamped = biased.replacing(with: low, where: biased .< low).replacing(with: high, where: biased .> high)
-    return unsafeBitCast(clamped, to: PixelVector.self)
+    let raised = low.replacing(with: biased, where: biased .> low)
+    return unsafeBitCast(high.replacing(with: raised, where: raised .< high), to: PixelVector.self)
 }
 
 /// Opaque XRGB pixels from three channels in `clampedRoundedBits` form. Red shifted by 16 keeps

@@ -173,7 +173,8 @@ struct ParitySlots {
 
 /// Mixes two filtered rows of each plane down (bilinear's vertical half), converts and stores
 /// `count` pixels; the last partial vector is stored lane by lane.
-@inline(__always)
+/// Not inlined into the row loop: there, its conversion was left out of line.
+@inline(never)
 private func mixRowsAndConvert(
     luma upper: UnsafeMutablePointer<Float>, _ lower: UnsafeMutablePointer<Float>, _ lumaShare: LaneFloats,
     u uUpper: UnsafeMutablePointer<Float>, _ uLower: UnsafeMutablePointer<Float>,
@@ -189,9 +190,9 @@ private func mixRowsAndConvert(
     }
     var i = 0
     while i < count {
-        let terms = ChromaLanes(
-            u: mixed(uUpper, uLower, i, chromaShare), v: mixed(vUpper, vLower, i, chromaShare), m)
-        let pixels = terms.pixels(luma: mixed(upper, lower, i, lumaShare), m)
+        let pixels = convertedLanes(
+            luma: mixed(upper, lower, i, lumaShare), u: mixed(uUpper, uLower, i, chromaShare),
+            v: mixed(vUpper, vLower, i, chromaShare), m)
         if i &+ laneCount <= count {
             UnsafeMutableRawPointer(out + i).storeBytes(of: pixels, as: PixelVector.self)
         } else {
