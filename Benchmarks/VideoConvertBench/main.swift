@@ -169,9 +169,11 @@ let half = PixelBuffer(width: 960, height: 540)
 let matrix = YUVMatrix.bt709Limited
 
 /// The whole picture stretched over the whole buffer, as `fit` does when the shapes agree.
+nonisolated(unsafe) let scratch = YUVScaleScratch()  // one thread: the benchmark's
 func swellScaled(_ picture: Picture, into buffer: PixelBuffer) {
     convertYUV420Scaled(
-        picture.yuv, matrix, crop: picture.yuv.bounds, into: buffer.surface, place: buffer.surface.bounds)
+        picture.yuv, matrix, crop: picture.yuv.bounds, into: buffer.surface, place: buffer.surface.bounds,
+        scratch: scratch)
 }
 
 print("VideoConvertBench (\(label)): \(iterations) iterations each, alternating, medians; BT.709 limited range")

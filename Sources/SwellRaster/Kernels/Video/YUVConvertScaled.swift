@@ -14,10 +14,12 @@
 /// half size skips source pixels (no area averaging). Pixels of `place` outside the surface are
 /// not written, but still count in the mapping.
 ///
-/// No heap allocation: the per-column taps and six rows of floats live in
-/// `withUnsafeTemporaryAllocation` (on the stack where it fits, ~40 bytes per output column).
+/// The per-column taps and six rows of floats need ~40 bytes per output column: in `scratch`,
+/// kept by the caller from frame to frame, nothing is allocated; without it they are a
+/// `withUnsafeTemporaryAllocation`, which on Linux is on the heap beyond 1 KiB (seen in gdb).
 public func convertYUV420Scaled(
-    _ planes: YUVPlanes, _ matrix: YUVMatrix, crop: ClipRect, into surface: PixelSurface, place: ClipRect
+    _ planes: YUVPlanes, _ matrix: YUVMatrix, crop: ClipRect, into surface: PixelSurface, place: ClipRect,
+    scratch: YUVScaleScratch? = nil
 ) {
     let source = crop.intersection(planes.bounds)
     let visible = place.intersection(surface.bounds)
@@ -32,16 +34,23 @@ public func convertYUV420Scaled(
     let lumaAxisY = SampleAxis(luma: source.y0, source.y1, scale: scaleY)
     let chromaAxisY = SampleAxis(chroma: source.y0, source.y1, scale: scaleY)
 
-    withUnsafeTemporaryAllocation(byteCount: padded * 10 * 4, alignment: 64) { scratch in
-        let floats = scratch.baseAddress!.bindMemory(to: Float.self, capacity: padded * 8)
+    let byteCount = padded * 10 * 4
+    if let scratch {
+        convert(scratch.memory(byteCount))
+    } else {
+        withUnsafeTemporaryAllocation(byteCount: byteCount, alignment: 64) { convert($0.baseAddress!) }
+    }
+
+    func convert(_ memory: UnsafeMutableRawPointer) {
+        let floats = memory.bindMemory(to: Float.self, capacity: padded * 10)
         let lumaRows = (floats, floats + padded)
         let uRows = (floats + 2 * padded, floats + 3 * padded)
         let vRows = (floats + 4 * padded, floats + 5 * padded)
         let lumaTaps = ColumnTaps(
-            first: (scratch.baseAddress! + padded * 6 * 4).bindMemory(to: Int32.self, capacity: padded),
+            first: (memory + padded * 6 * 4).bindMemory(to: Int32.self, capacity: padded),
             weight: floats + 7 * padded, count: padded)
         let chromaTaps = ColumnTaps(
-            first: (scratch.baseAddress! + padded * 8 * 4).bindMemory(to: Int32.self, capacity: padded),
+            first: (memory + padded * 8 * 4).bindMemory(to: Int32.self, capacity: padded),
             weight: floats + 9 * padded, count: padded)
         let skipped = visible.x0 - place.x0
         lumaTaps.fill(lumaAxisX, outputs: skipped..<skipped + columns)
@@ -74,6 +83,26 @@ public func convertYUV420Scaled(
                 LaneFloats(repeating: chromaTap.weight), matrix,
                 into: surface.row(y) + visible.x0, count: columns)
         }
+    }
+}
+
+/// Memory for `convertYUV420Scaled`, kept by the caller (one per video element and thread) so a
+/// frame allocates nothing; it grows to the widest placement it has served.
+public final class YUVScaleScratch {
+    private var base: UnsafeMutableRawPointer?
+    private var capacity = 0
+
+    public init() {}
+
+    deinit { base?.deallocate() }
+
+    func memory(_ byteCount: Int) -> UnsafeMutableRawPointer {
+        if let base, byteCount <= capacity { return base }
+        base?.deallocate()
+        let grown = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64)
+        base = grown
+        capacity = byteCount
+        return grown
     }
 }
 
