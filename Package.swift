@@ -80,6 +80,9 @@ let package = Package(
             name: "RasterBench",
             dependencies: ["SwellRaster", "SwellDrawList", "SwellOutput", "SwellText", "SwellScenes", "CCairo"],
             path: "Benchmarks/RasterBench"),
+        // Swell's YUV 4:2:0 -> XRGB kernels against libswscale, for the video element's choice.
+        .executableTarget(
+            name: "VideoConvertBench", dependencies: ["SwellRaster", "CFFmpeg"], path: "Benchmarks/VideoConvertBench"),
 
         .testTarget(
             name: "SwellRasterTests", dependencies: ["SwellRaster", "SwellDrawList", "SwellText", "CFreeType"]),
