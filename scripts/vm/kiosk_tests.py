@@ -172,7 +172,8 @@ def suite_for(device, width, height, extra, stop_signal):
     if only and not any(only in f"{tag} {case}" for case in ["drm-show", "drm-restore", "fbdev-show", "touch",
                                                                "rotate", "pacing", "hotplug", "error", "png", "vfb",
                                                                "run", "bench", "slideshow", "picture replaced", "display", "screen",
-                                                               "systemd", "calibrate", "followed", "damage", "text-show", "wave-button"]):
+                                                               "systemd", "calibrate", "followed", "damage", "text-show", "wave-button",
+                                                               "video"]):
         return
     vm = boot_guest(tag, device, width, height)
     if vm is None:
@@ -470,6 +471,41 @@ def suite_for(device, width, height, extra, stop_signal):
         if differing:
             return False, f"screenshot differs from swell render of text-page.json in {differing} pixels (max {largest})"
         return True, f"'{line}'; screendump == swell render of text-page.json exactly; exit {exit_status}"
+
+    def video_show():
+        """A page with a video through DRM: examples/video/waves.mp4 decoded by FFmpeg's libraries in
+        the guest, placed in a frame over the page's background beside a text, played once. Its
+        last picture stays, so the screendump at any time after the end equals the host's
+        `swell dump` of the page at 10 s, exactly; the run counts the pictures shown and dropped."""
+        page = ('{"background": "#FFF8F0", "layers": ['
+                '{"scene": "video", "frame": {"x": 40, "y": 60, "width": 640, "height": 360}, '
+                '"parameters": {"file": "video/waves.mp4", "loop": false, "scale": "fit"}}, '
+                '{"scene": "text", "frame": {"x": 720, "y": 60, "width": 500, "height": 200}, '
+                '"parameters": {"text": "Fresh today", "size": 64, "color": "#FF3B30"}}]}')
+        host_page = os.path.join(work_dir, "video-page.json")
+        with open(host_page, "w") as f:
+            f.write(page)
+        os.makedirs(os.path.join(work_dir, "video"), exist_ok=True)
+        subprocess.run(["cp", os.path.join(bench_data, "..", "examples", "video", "waves.mp4"),
+                        os.path.join(work_dir, "video", "waves.mp4")], check=True)
+        dump = os.path.join(work_dir, "video-dump")
+        subprocess.run([host_swell, "dump", host_page, "--size", f"{width}x{height}", "--fps", "1", "--frames",
+                        "10..10", "-o", dump], check=True, stdout=subprocess.DEVNULL)
+        expected = read_raw_xrgb(os.path.join(dump, "frame-000010.raw"), width, height)
+        vm.sh(f"echo '{page}' >/data/video-page.json")
+        lines = start(vm, "swell run /data/video-page.json --output drm", "/tmp/video.log", "swell: running")
+        ready = next(l for l in lines if "swell: running" in l)
+        time.sleep(6.0)  # the clip's 4 s, by the guest's clock, and its last picture drawn
+        shot, attempts, (differing, largest) = matching_screendump(vm, f"{tag}-video-show", expected, attempts=40)
+        exit_status, lines = stop(vm, "/tmp/video.log")
+        counts = next((l for l in lines if "video waves.mp4:" in l), "")
+        match = re.search(r"(\d+) pictures shown, (\d+) dropped", counts)
+        if differing:
+            return False, f"screenshot differs from swell dump at 10 s in {differing} pixels (max {largest}/255)"
+        if not match or int(match.group(1)) < 2 or exit_status != 0:
+            return False, f"no picture count or a failure (exit {exit_status}): " + " | ".join(lines[-4:])
+        return True, (f"'{ready}'; the last picture held: screendump == swell dump at 10 s exactly, attempt "
+                      f"{attempts}; '{counts.strip()}'; exit {exit_status}")
 
     def vfb_formats():
         """vfb (a memory framebuffer) with two pages: XBGR8888 and BGR565 through the bitfields,
@@ -1027,6 +1063,8 @@ def suite_for(device, width, height, extra, stop_signal):
             run_case(f"{tag} png-show ({driver})", png_show)
         elif kind == "text":
             run_case(f"{tag} text-show ({driver})", text_show)
+        elif kind == "video":
+            run_case(f"{tag} video-show, FFmpeg in the guest ({driver})", video_show)
         elif kind == "errors":
             run_case(f"{tag} error-messages ({driver})", errors)
         elif kind == "hotplug":
@@ -1576,7 +1614,7 @@ def span_suite():
 configs = [
     ("vga", 1920, 1080, [("fbdev-pacing", None), ("png", None), ("text", None), ("scenes", None)], "TERM"),
     ("virtio", 1920, 1080, [("fbdev-pacing", None), ("scenes", None)], "INT"),
-    ("vga", 1280, 800, [("rotate", 270), ("errors", None), ("vfb", None)], "HUP"),
+    ("vga", 1280, 800, [("rotate", 270), ("errors", None), ("vfb", None), ("video", None)], "HUP"),
     ("virtio", 1280, 800, [("rotate", 90), ("touch-rotate", 90), ("calibrate", 90), ("hotplug", None)], "SEGV"),
 ]
 suite_started = time.monotonic()
