@@ -19,6 +19,14 @@ public func realtimeSeconds() -> Double {
     return Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
 }
 
+/// CLOCK_THREAD_CPUTIME_ID in seconds: the CPU time the calling thread has used, for what a
+/// thread of its own costs (a video's decoding), apart from waiting and from other threads.
+public func threadCPUSeconds() -> Double {
+    var now = timespec()
+    _ = systemThreadCPUGettime(&now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
+}
+
 /// Sleeps until the monotonic clock reads `deadline` (absolute, so lateness does not accumulate).
 /// Returns early if a signal arrives, so a stop request is seen within one frame.
 public func sleepUntil(monotonic deadline: Double) {

@@ -44,6 +44,12 @@ public final class VideoPlayback {
     public var dropped: Int { pipeline.dropped }
     /// Pictures shown, each counted once.
     public private(set) var shownCount = 0
+    /// What the decoding thread spent, in CPU seconds of its own: decoding every picture (those
+    /// skipped too: a picture before a seek's target must be decoded all the same), and
+    /// converting those it queued. With `converted`, the cost of a picture.
+    public var decodingCost: (decodeSeconds: Double, convertSeconds: Double, decoded: Int, converted: Int) {
+        pipeline.cost
+    }
 
     private let pipeline: Pipeline
     private var thread: Thread?
@@ -87,12 +93,12 @@ public final class VideoPlayback {
                 return shown.map { current in
                     Shown(buffer: current.buffer, start: current.start, end: step.outcome == .finished ? .infinity : current.end)
                 }
-            case .behind:
+            case .behind(let queued):
                 // A kiosk shows what it has (the first picture is always waited for).
                 if !waitsForFrames, shown != nil {
                     return shown.map { Shown(buffer: $0.buffer, start: $0.start, end: $0.end) }
                 }
-                pipeline.waitForPictures()
+                pipeline.waitForPictures(beyond: queued)
             }
         }
     }
@@ -109,7 +115,11 @@ private final class Pipeline: @unchecked Sendable {
         var end: Double
     }
 
-    enum Outcome { case ready, finished, behind }
+    enum Outcome: Equatable {
+        case ready, finished
+        /// The picture due is not queued yet: wait until more than `queued` pictures are.
+        case behind(queued: Int)
+    }
 
     struct State {
         var width = 0
@@ -128,6 +138,12 @@ private final class Pipeline: @unchecked Sendable {
         var clock = -Double.infinity
         var dropped = 0
         var stopping = false
+    }
+
+    /// Written by the decoding thread, read under `lock`.
+    private var costs = (decodeSeconds: 0.0, convertSeconds: 0.0, decoded: 0, converted: 0)
+    var cost: (decodeSeconds: Double, convertSeconds: Double, decoded: Int, converted: Int) {
+        lock.withLock { costs }
     }
 
     let info: VideoInfo
@@ -199,22 +215,22 @@ private final class Pipeline: @unchecked Sendable {
 
     /// Moves the queue on to `time`: pictures followed by another that ended before it are
     /// dropped, and the one that holds it (or the first, when nothing is shown yet) replaces
-    /// `shown`. The last picture queued, when it has ended too and more are coming, is waited for
-    /// (`exact`) or shown late, the newest there is (a kiosk whose decoder fell behind).
+    /// `shown`. The last picture queued, when it has ended too and the stream goes on, is kept
+    /// until the next comes (`exact`: it may be the stream's last, which holds), or shown late,
+    /// the newest there is (a kiosk whose decoder fell behind).
     func take(at time: Double, shown: inout Ready?, exact: Bool) -> (outcome: Outcome, dropped: Int, took: Bool) {
         var dropped = 0
         var took = false
         let outcome: Outcome = lock.withLock {
             if !exact { state.clock = max(state.clock, time) }
-            if state.seekTarget != nil { return .behind }
-            while let first = state.ready.first, first.end <= time,
-                state.ready.count > 1 || (exact && !state.finished)
-            {
+            if state.seekTarget != nil { return .behind(queued: 0) }
+            while let first = state.ready.first, first.end <= time, state.ready.count > 1 {
                 state.ready.removeFirst()
                 state.free.append(first.buffer)
                 dropped += 1
             }
             if !exact { state.dropped += dropped }
+            if exact, let only = state.ready.first, only.end <= time, !state.finished { return .behind(queued: 1) }
             if let first = state.ready.first, first.start <= time || shown == nil {
                 if let old = shown, old.buffer.width == state.width, old.buffer.height == state.height {
                     state.free.append(old.buffer)
@@ -224,21 +240,21 @@ private final class Pipeline: @unchecked Sendable {
                 took = true
             }
             if let current = shown, time >= current.start, time < current.end { return .ready }
-            if state.ready.isEmpty && state.finished { return shown == nil ? .behind : .finished }
+            // Finished with nothing shown: no picture ever decoded (the caller shows none).
+            if state.ready.isEmpty && state.finished { return .finished }
             if let first = state.ready.first, first.start > time, shown != nil { return .ready }
-            return .behind
+            return .behind(queued: 0)
         }
         // Room was made in the queue: the decoding thread may be waiting for it.
         if took || dropped > 0 { lock.broadcast(0) }
         return (outcome, dropped, took)
     }
 
-    func waitForPictures() {
+    /// Sleeps until more than `queued` pictures are queued, a seek is done or the stream ended.
+    func waitForPictures(beyond queued: Int) {
         lock.wait(on: 1) {
-            !state.stopping && state.ready.isEmpty && !(state.finished && state.seekTarget == nil)
+            !state.stopping && state.ready.count <= queued && !(state.finished && state.seekTarget == nil)
         }
-        // A video that never decodes again would keep the render thread here: `finished` is
-        // set on every failure, so the wait ends.
     }
 
     func stop() {
@@ -257,6 +273,10 @@ private final class Pipeline: @unchecked Sendable {
         var width = 0
         var height = 0
         var emptyPass = true  // no picture since the stream last started: a loop would spin
+        // Since the last seek: whether a picture was queued, and the start of the last one skipped
+        // (before the target). A video played once and sought past its end shows its last picture.
+        var queuedSinceSeek = false
+        var lastSkipped: Double?
         while true {
             var seekTarget: Double?
             var stopping = false
@@ -278,11 +298,19 @@ private final class Pipeline: @unchecked Sendable {
                 offset = passes * info.duration
                 skipUntil = target
                 emptyPass = true
+                queuedSinceSeek = false
+                lastSkipped = nil
                 guard seekDecoder(to: target - offset) else { continue }
             }
             let timing: VideoTiming?
+            let decodeStart = threadCPUSeconds()
             do {
                 timing = try decoder.advance()
+                let spent = threadCPUSeconds() - decodeStart
+                lock.withLock {
+                    costs.decodeSeconds += spent
+                    if timing != nil { costs.decoded += 1 }
+                }
             } catch {
                 finish(generation, because: error.description)
                 continue
@@ -293,13 +321,22 @@ private final class Pipeline: @unchecked Sendable {
                     emptyPass = true
                     if seekDecoder(to: 0) { continue }
                 }
+                if !queuedSinceSeek, let last = lastSkipped {
+                    // Every picture ended before the target: back to the last one, which holds.
+                    skipUntil = last
+                    lastSkipped = nil
+                    if seekDecoder(to: last - offset) { continue }
+                }
                 finish(generation, because: nil)
                 continue
             }
             emptyPass = false
             let start = timing.start + offset
             let end = timing.end + offset
-            if end <= skipUntil { continue }
+            if end <= skipUntil {
+                lastSkipped = start
+                continue
+            }
             // Already late (a kiosk's decoder behind the clock): not converted, so decoding
             // catches up by the conversion's time.
             let late = lock.withLock {
@@ -309,8 +346,12 @@ private final class Pipeline: @unchecked Sendable {
             }
             if late { continue }
             guard let buffer = freeBuffer(generation, width, height) else { continue }
+            let convertStart = threadCPUSeconds()
             decoder.render(into: buffer.surface, scaling: scaling)
+            let converting = threadCPUSeconds() - convertStart
             let queued = lock.withLock {
+                costs.convertSeconds += converting
+                costs.converted += 1
                 guard state.generation == generation else {
                     // A seek came while it was converted: the buffer is free again if it fits.
                     if buffer.width == state.width && buffer.height == state.height { state.free.append(buffer) }
@@ -320,7 +361,10 @@ private final class Pipeline: @unchecked Sendable {
                 state.decodedUpTo = end
                 return true
             }
-            if queued { lock.broadcast(1) }
+            if queued {
+                queuedSinceSeek = true
+                lock.broadcast(1)
+            }
         }
     }
 

@@ -125,6 +125,12 @@ import Testing
             if index == 24 { last = shown.buffer.packedBytes() }
             if index == 25 || index == 50 { #expect(shown.buffer.packedBytes() == first) }
         }
+        // Asked first for a time past the end (a dump of one late frame): the last picture.
+        let late = try VideoPlayback(
+            decoder: try FFmpegDecoder(path: clip), loops: false, scaling: VideoScaling(.fit), background: 0,
+            waitsForFrames: true)
+        let held = try #require(late.frame(at: 10, width: 160, height: 120))
+        #expect(held.end == .infinity && held.buffer.packedBytes() == last)
         let once = try VideoPlayback(
             decoder: try FFmpegDecoder(path: clip), loops: false, scaling: VideoScaling(.fit), background: 0,
             waitsForFrames: true)

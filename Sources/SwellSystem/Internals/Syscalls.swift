@@ -44,6 +44,10 @@
 
 @usableFromInline func systemRealtimeGettime(_ now: inout timespec) -> Int32 { clock_gettime(CLOCK_REALTIME, &now) }
 
+@usableFromInline func systemThreadCPUGettime(_ now: inout timespec) -> Int32 {
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+}
+
 @usableFromInline func systemClockNanosleepAbsolute(_ target: inout timespec) -> Int32 {
     clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &target, nil)
 }

@@ -29,6 +29,7 @@ func benchScene(_ sceneName: String, _ arguments: ParsedArguments) throws -> Int
         "swell bench: \(name) on \(bench.location), \(series.times.render.count) frames at "
             + "\(formatHertz(bench.refresh)) (stepped clock), \(bench.describedInput)")
     if bench.presenting { print("presenting: \(bench.presenter.pacing)") }
+    for line in videoCosts() { print(line) }
     if let diff = bench.diff, diff.framePixels > 0 {
         print("damage diff: \(diff.damagedPixels * 100 / diff.framePixels) % of the frames' pixels copied")
     }

@@ -94,6 +94,20 @@ func loadVideo(_ request: SceneVideo.Request, pacing: VideoPacing) throws -> Sce
     }
 }
 
+/// One line per video element opened: what a picture cost its decoding thread (CPU time), for
+/// the end of a benchmark.
+func videoCosts() -> [String] {
+    openedVideos.compactMap { file, playback in
+        let cost = playback.decodingCost
+        guard cost.decoded > 0, cost.converted > 0 else { return nil }
+        let name = file.split(separator: "/").last.map(String.init) ?? file
+        let decode = cost.decodeSeconds * 1000 / Double(cost.decoded)
+        let convert = cost.convertSeconds * 1000 / Double(cost.converted)
+        return "video \(name): \(cost.decoded) pictures decoded, \(cost.converted) converted; its thread's CPU a "
+            + "picture: decode \(formatMilliseconds(decode)) ms, convert and scale \(formatMilliseconds(convert)) ms"
+    }
+}
+
 /// One line per video element opened: pictures shown and dropped (late), for the end of a run.
 func videoSummary() -> [String] {
     openedVideos.compactMap { file, playback in
