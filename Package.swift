@@ -91,7 +91,8 @@ let package = Package(
             name: "SwellTextTests", dependencies: ["SwellText", "SwellRaster", "SwellDrawList", "CFreeType"]),
         // Goldens/ is read through #filePath, not as a bundle resource (no Foundation needed).
         .testTarget(
-            name: "SwellScenesTests", dependencies: ["SwellScenes", "SwellRaster", "SwellJSON", "SwellOutput", "SwellVideo"],
+            name: "SwellScenesTests",
+            dependencies: ["SwellScenes", "SwellRaster", "SwellJSON", "SwellOutput", "SwellVideo"],
             exclude: ["Goldens"]),
         .testTarget(
             name: "SwellCLITests",
@@ -101,6 +102,7 @@ let package = Package(
             name: "SwellKioskTests", dependencies: ["SwellKiosk", "SwellRaster", "SwellSystem", "SwellScenes", "CDRM"]),
         .testTarget(name: "SwellSystemTests", dependencies: ["SwellSystem"]),
         // `swell` too: the video commands are run as a kiosk owner runs them.
-        .testTarget(name: "SwellVideoTests", dependencies: ["swell", "SwellVideo", "SwellRaster", "SwellScenes", "SwellKiosk"]),
+        .testTarget(
+            name: "SwellVideoTests", dependencies: ["swell", "SwellVideo", "SwellRaster", "SwellScenes", "SwellKiosk"]),
     ]
 )

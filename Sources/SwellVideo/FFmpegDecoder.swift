@@ -93,7 +93,8 @@ public final class FFmpegDecoder: VideoDecoder {
             duration: 0, frameRate: Self.rate(avStream.pointee), codec: codecName, container: container)
         guard let codec, packet != nil, frame != nil else { throw closing(VideoError(.decoding, "out of memory")) }
         guard avcodec_parameters_to_context(codec, avStream.pointee.codecpar) >= 0 else {
-            throw closing(VideoError(.unsupported, "FFmpeg cannot set up its '\(codecName)' decoder; \(Self.supported)"))
+            throw closing(
+                VideoError(.unsupported, "FFmpeg cannot set up its '\(codecName)' decoder; \(Self.supported)"))
         }
         // Frame threads: decoding keeps up with a 1080p stream on a small core only when it may
         // use every core; the pictures are the same for any thread count.
@@ -118,7 +119,8 @@ public final class FFmpegDecoder: VideoDecoder {
         guard info.width > 0, info.height > 0, converter.accepts(frame!.pointee) else {
             let pixels = av_get_pix_fmt_name(AVPixelFormat(frame!.pointee.format)).map { String(cString: $0) } ?? "?"
             throw closing(
-                VideoError(.unsupported, "pictures of format '\(pixels)' cannot be converted to XRGB; \(Self.supported)"))
+                VideoError(
+                    .unsupported, "pictures of format '\(pixels)' cannot be converted to XRGB; \(Self.supported)"))
         }
         info.duration = streamDuration(avStream.pointee, firstStart: first.start)
         do {
@@ -170,7 +172,9 @@ public final class FFmpegDecoder: VideoDecoder {
             if received == swell_averror_eof() { return nil }
             if received != swell_averror_again() {
                 // A picture that did not decode: reported, and the stream goes on.
-                report("\(name): a picture of the '\(info.codec)' stream does not decode (\(Self.message(received))); skipped")
+                report(
+                    "\(name): a picture of the '\(info.codec)' stream does not decode (\(Self.message(received))); skipped"
+                )
                 continue
             }
             if draining { return nil }
@@ -186,7 +190,8 @@ public final class FFmpegDecoder: VideoDecoder {
             guard packet.pointee.stream_index == stream else { continue }
             let sent = avcodec_send_packet(codec, packet)
             if sent < 0 && sent != swell_averror_again() {
-                report("\(name): a packet of the '\(info.codec)' stream does not decode (\(Self.message(sent))); skipped")
+                report(
+                    "\(name): a packet of the '\(info.codec)' stream does not decode (\(Self.message(sent))); skipped")
             }
         }
     }
@@ -225,7 +230,9 @@ public final class FFmpegDecoder: VideoDecoder {
         }
         // The end from the stamps added up, not from seconds added: 14/25 + 1/25 in Doubles is
         // a hair past 15/25, which would show picture 14 at the refresh where 15 starts.
-        let length = frame.pkt_duration > 0 ? frame.pkt_duration : Int64((timeBase.den / timeBase.num / max(1, info.frameRate)).rounded())
+        let length =
+            frame.pkt_duration > 0
+            ? frame.pkt_duration : Int64((timeBase.den / timeBase.num / max(1, info.frameRate)).rounded())
         let timing = VideoTiming(start: seconds(stamp - startStamp), end: seconds(stamp - startStamp + max(1, length)))
         lastEnd = timing.end
         return timing

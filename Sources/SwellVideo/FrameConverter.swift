@@ -51,27 +51,53 @@ final class FrameConverter {
             key = wanted
         }
         // The crop's top-left in each plane: chroma planes are subsampled (4:2:0 halves both
-        // axes; the layout keeps crop offsets even for that).
-        var sources: [UnsafePointer<UInt8>?] = [nil, nil, nil, nil]
-        var strides: [Int32] = [0, 0, 0, 0]
-        withUnsafeBytes(of: frame.data) { data in
-            withUnsafeBytes(of: frame.linesize) { sizes in
-                let planes = data.bindMemory(to: UnsafeMutablePointer<UInt8>?.self)
-                let lineSizes = sizes.bindMemory(to: Int32.self)
-                for plane in 0..<4 {
-                    guard let base = planes[plane] else { continue }
-                    let chroma = plane == 1 || plane == 2
-                    let x = chroma ? crop.x0 >> Int(descriptor.pointee.log2_chroma_w) : crop.x0
-                    let y = chroma ? crop.y0 >> Int(descriptor.pointee.log2_chroma_h) : crop.y0
-                    let bytesPerPixel = Int(descriptor.pointee.comp.0.step)
-                    strides[plane] = lineSizes[plane]
-                    sources[plane] = UnsafePointer(base + y * Int(lineSizes[plane]) + x * max(1, bytesPerPixel))
+        // axes; the layout keeps crop offsets even for that). Four pointers and strides on the
+        // stack: a picture converted allocates nothing of Swell's.
+        let descriptorValue = descriptor.pointee
+        withUnsafeTemporaryAllocation(of: UnsafePointer<UInt8>?.self, capacity: 4) { sources in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 4) { strides in
+                withUnsafeBytes(of: frame.data) { data in
+                    withUnsafeBytes(of: frame.linesize) { sizes in
+                        let planes = data.bindMemory(to: UnsafeMutablePointer<UInt8>?.self)
+                        let lineSizes = sizes.bindMemory(to: Int32.self)
+                        for plane in 0..<4 {
+                            strides[plane] = lineSizes[plane]
+                            sources[plane] = planes[plane].map { base in
+                                let chroma = plane == 1 || plane == 2
+                                let x = chroma ? crop.x0 >> Int(descriptorValue.log2_chroma_w) : crop.x0
+                                let y = chroma ? crop.y0 >> Int(descriptorValue.log2_chroma_h) : crop.y0
+                                let step = max(1, Int(descriptorValue.comp.0.step))
+                                return UnsafePointer(base + y * Int(lineSizes[plane]) + x * step)
+                            }
+                        }
+                    }
                 }
+                convert(sources.baseAddress!, strides.baseAddress!, rows: wanted.height, into: surface, at: place)
             }
         }
-        let destination = surface.base.assumingMemoryBound(to: UInt8.self) + place.y0 * surface.stride + place.x0 * 4
-        var targets: [UnsafeMutablePointer<UInt8>?] = [destination, nil, nil, nil]
-        var targetStrides: [Int32] = [Int32(surface.stride), 0, 0, 0]
-        _ = sws_scale(context, sources, strides, 0, wanted.height, &targets, &targetStrides)
+    }
+
+    /// libswscale's call: `rows` rows of the planes into the surface's pixels at `place`.
+    private func convert(
+        _ sources: UnsafePointer<UnsafePointer<UInt8>?>, _ strides: UnsafePointer<Int32>, rows: Int32,
+        into surface: PixelSurface, at place: ClipRect
+    ) {
+        // libswscale reads four planes' pointers and strides even for one packed plane.
+        var targets:
+            (
+                UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?,
+                UnsafeMutablePointer<UInt8>?
+            ) = (
+                surface.base.assumingMemoryBound(to: UInt8.self) + place.y0 * surface.stride + place.x0 * 4, nil, nil,
+                nil
+            )
+        var targetStrides: (Int32, Int32, Int32, Int32) = (Int32(surface.stride), 0, 0, 0)
+        withUnsafePointer(to: &targets) { targetsPointer in
+            withUnsafePointer(to: &targetStrides) { stridesPointer in
+                let planes = UnsafeRawPointer(targetsPointer).assumingMemoryBound(to: UnsafeMutablePointer<UInt8>?.self)
+                let pitches = UnsafeRawPointer(stridesPointer).assumingMemoryBound(to: Int32.self)
+                _ = sws_scale(context, sources, strides, 0, rows, planes, pitches)
+            }
+        }
     }
 }

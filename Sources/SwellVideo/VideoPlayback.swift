@@ -91,7 +91,9 @@ public final class VideoPlayback {
             switch step.outcome {
             case .ready, .finished:
                 return shown.map { current in
-                    Shown(buffer: current.buffer, start: current.start, end: step.outcome == .finished ? .infinity : current.end)
+                    Shown(
+                        buffer: current.buffer, start: current.start,
+                        end: step.outcome == .finished ? .infinity : current.end)
                 }
             case .behind(let queued):
                 // A kiosk shows what it has (the first picture is always waited for).

@@ -25,7 +25,8 @@ import Testing
     /// odd frames, a half-transparent picture over its middle in frames 3 and 4.
     static func frame(_ index: Int, pictures: [PixelBuffer], overlay: PixelBuffer) -> DisplayList {
         var list = DisplayList(width: 160, height: 100, background: background)
-        list.append(DrawCommand(.waveFill(Wave(baseline: 50, amplitude: 12, wavelength: 41, phase: 0.5)), color: .white))
+        list.append(
+            DrawCommand(.waveFill(Wave(baseline: 50, amplitude: 12, wavelength: 41, phase: 0.5)), color: .white))
         list.append(
             DrawCommand(.ring(Ring(centerX: 60, centerY: 40, radius: 30, width: 5)), color: Color(r: 1, g: 0, b: 0)))
         let placement = OpPlacement(origin: PixelOrigin(x: 30, y: 20), clip: ClipRect(x0: 30, y0: 20, x1: 110, y1: 70))
@@ -33,7 +34,8 @@ import Testing
         if index % 2 == 1 {
             list.append(
                 DrawCommand(
-                    .ring(Ring(centerX: 105, centerY: 25, radius: 9, width: 3)), color: Color(r: 0, g: 1, b: 0, a: 0.7)))
+                    .ring(Ring(centerX: 105, centerY: 25, radius: 9, width: 3)), color: Color(r: 0, g: 1, b: 0, a: 0.7))
+            )
         }
         if index == 3 || index == 4 {
             list.commands.append(

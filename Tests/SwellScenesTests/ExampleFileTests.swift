@@ -43,9 +43,10 @@ import Testing
         var videos: [String] = []
         let loadVideo = { (request: SceneVideo.Request) -> SceneVideo in
             videos.append(request.file)
-            return try exampleVideo(SceneVideo.Request(
-                file: Self.examples + "/" + request.file, loops: request.loops, fills: request.fills,
-                background: request.background))
+            return try exampleVideo(
+                SceneVideo.Request(
+                    file: Self.examples + "/" + request.file, loops: request.loops, fills: request.fills,
+                    background: request.background))
         }
         let player = try loadSceneFile(
             bytes: bytes, name: name + ".json", readFile: readText, loadVideo: loadVideo

@@ -19,7 +19,8 @@ import Testing
         var settings = VideoScene.descriptor.defaultSettings()
         settings.set("scale", .text("fill"))
         let frame = ElementFrame(
-            horizontal: .init(start: .pixels(40), size: .pixels(160)), vertical: .init(start: .pixels(30), size: .pixels(120)))
+            horizontal: .init(start: .pixels(40), size: .pixels(160)),
+            vertical: .init(start: .pixels(30), size: .pixels(120)))
         return ScenePlayer(
             layers: [VideoScene(settings, video: video)], background: Color(r: 0.1, g: 0.2, b: 0.3),
             placements: [.init(id: "video", frame: frame)])

@@ -38,7 +38,9 @@ import Testing
     /// The colour matrix and range come from the stream's flags: a BT.709 full-range clip and a
     /// BT.601 limited one both agree with FFmpeg's conversion, and differ from each other.
     @Test func colourFlagsOfTheStreamAreFollowed() throws {
-        let flags709 = ["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "pc"]
+        let flags709 = [
+            "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "pc",
+        ]
         let full709 = try TestClips.make("bt709-full", seconds: 0.4, extra: flags709)
         let limited601 = try TestClips.make(
             "bt601-limited", seconds: 0.4, extra: ["-colorspace", "smpte170m", "-color_range", "tv"])

@@ -18,7 +18,8 @@ import Testing
     @Test func aDumpedFrameIsFFmpegsPictureAtThatTime() throws {
         let clip = try TestClips.make("dumped", width: 320, height: 240, fps: 30, seconds: 3, keyEvery: 30)
         let page = try Self.page(
-            #"{"scene": "video", "parameters": {"file": "dumped.mp4", "loop": false, "scale": "fit"}}"#, named: "dumped")
+            #"{"scene": "video", "parameters": {"file": "dumped.mp4", "loop": false, "scale": "fit"}}"#, named: "dumped"
+        )
         var runs: [[UInt8]] = []
         for attempt in 0..<2 {
             let out = TestClips.folder + "/dump-\(attempt)"
@@ -59,13 +60,17 @@ import Testing
               {"scene": "video", "parameters": {"file": "sound.mka"}}
             ]}
             """, named: "bad-clips")
-        let run = try TestClips.swell(["dump", page, "--size", "64x48", "--frames", "0..0", "-o", TestClips.folder + "/x"])
+        let run = try TestClips.swell([
+            "dump", page, "--size", "64x48", "--frames", "0..0", "-o", TestClips.folder + "/x",
+        ])
         #expect(run.status == 65)
         let lines = run.stderr.split(separator: "\n").map(String.init)
         let missing = lines.first { $0.contains("$.layers[0].parameters.file") }
         let notVideo = lines.first { $0.contains("$.layers[1].parameters.file") }
         let sound = lines.first { $0.contains("$.layers[2].parameters.file") }
-        #expect(missing?.contains("missing.mp4\": cannot read the file: No such file or directory") == true, "\(run.stderr)")
+        #expect(
+            missing?.contains("missing.mp4\": cannot read the file: No such file or directory") == true, "\(run.stderr)"
+        )
         #expect(notVideo?.contains("notes.mp4\": FFmpeg cannot open this file") == true, "\(run.stderr)")
         #expect(notVideo?.contains("supported: MP4, MKV or WebM files with a video stream in h264") == true)
         #expect(sound?.contains("sound.mka\": the file (matroska,webm) holds no video stream") == true, "\(run.stderr)")
@@ -89,9 +94,13 @@ import Testing
         let page = try Self.page(
             #"{"scene": "video", "parameters": {"file": "broken.webm", "loop": false}}"#, named: "broken")
         let out = TestClips.folder + "/broken-dump"
-        let run = try TestClips.swell(["dump", page, "--size", "320x240", "--fps", "25", "--frames", "0..49", "-o", out])
+        let run = try TestClips.swell([
+            "dump", page, "--size", "320x240", "--fps", "25", "--frames", "0..49", "-o", out,
+        ])
         #expect(run.status == 0, "\(run.stderr)")
-        let skipped = run.stderr.split(separator: "\n").filter { $0.contains("does not decode") && $0.contains("skipped") }
+        let skipped = run.stderr.split(separator: "\n").filter {
+            $0.contains("does not decode") && $0.contains("skipped")
+        }
         #expect((1...2).contains(skipped.count), "\(run.stderr)")
         // Played on: pictures after the broken one still change (a stream that stopped would hold one).
         let last = try [UInt8](Data(contentsOf: URL(fileURLWithPath: out + "/frame-000049.raw")))

@@ -26,7 +26,9 @@ class VMError(Exception):
 class KioskVM:
     """One QEMU guest. `device` is "vga" (-device VGA: bochs-drm) or "virtio" (virtio-gpu-pci)."""
 
-    def __init__(self, boot_dir, work_dir, device, width, height, log_path=None, memory_mb=768,
+    # 1 GiB: the initramfs (about 200 MiB with FFmpeg's libraries and the codecs they need, 300 MiB
+    # for the systemd guest's Debian root) is held twice while the kernel unpacks it.
+    def __init__(self, boot_dir, work_dir, device, width, height, log_path=None, memory_mb=1024,
                  initramfs="initramfs.cpio", outputs=1, kernel_arguments="", tablet_per_head=False,
                  qemu_arguments=()):
         self.device = device

@@ -21,7 +21,8 @@ public struct VideoScene: Scene {
             .choice(
                 "scale", "fit", of: ["fit", "fill"],
                 "fit: the whole picture, with background bars; fill: cover the frame, cropping what overflows"),
-            .color("background", "#000000", "the bars around a picture that fits, and the screen before the first picture"),
+            .color(
+                "background", "#000000", "the bars around a picture that fits, and the screen before the first picture"),
         ],
         make: { settings, media in VideoScene(settings, video: media.video ?? .none) })
 

@@ -107,7 +107,8 @@ private func runRun(_ arguments: ParsedArguments) throws -> Int32 {
     // show (a built-in name has no file).
     let watch = builtInScene(named: sceneName) == nil ? followed(SceneContent.files(of: player, sceneName)) : nil
     let content = SceneContent(
-        player: player, script: script, reload: { try loadScenePlayer(sceneName, threads: threads, videoPacing: .live) },
+        player: player, script: script,
+        reload: { try loadScenePlayer(sceneName, threads: threads, videoPacing: .live) },
         name: sceneName, watch: watch, announcement: { "running \(label) on \(presenter.display.description)" },
         viewport: viewport, realtime: realtime.map { ($0, realtimeSeconds) })
     let end: LoopEnd

@@ -33,7 +33,8 @@ func runSpan(_ span: SpanRequest, _ arguments: ParsedArguments) throws -> Int32 
     let watch = builtInScene(named: sceneName) == nil ? followed(SceneContent.files(of: player, sceneName)) : nil
     let shownOn = presenters.map(\.display.description).joined(separator: " + ")
     let content = SceneContent(
-        player: player, script: script, reload: { try loadScenePlayer(sceneName, threads: threads, videoPacing: .live) },
+        player: player, script: script,
+        reload: { try loadScenePlayer(sceneName, threads: threads, videoPacing: .live) },
         name: sceneName, watch: watch,
         announcement: { "running \(label) on \(shownOn) as one canvas, \(layout.description)" },
         realtime: realtime.map { ($0, realtimeSeconds) })

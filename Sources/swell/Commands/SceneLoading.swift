@@ -76,8 +76,19 @@ enum VideoPacing {
     case live
 }
 
-/// Every video element this process opened, for their counts at the end of a run or bench.
-nonisolated(unsafe) var openedVideos: [(file: String, playback: VideoPlayback)] = []
+/// The video elements this process opened, for their counts at the end of a run or bench. Weak:
+/// a scene file reloaded while running lets its old players, their threads and buffers go.
+nonisolated(unsafe) var openedVideos: [OpenedVideo] = []
+
+final class OpenedVideo {
+    let file: String
+    weak var playback: VideoPlayback?
+
+    init(file: String, playback: VideoPlayback) {
+        self.file = file
+        self.playback = playback
+    }
+}
 
 /// Opens a video element's file with FFmpeg and starts decoding it ahead on a thread of its own.
 /// Throws what is wrong with the file (`VideoError`: what was found and what is supported).
@@ -88,7 +99,8 @@ func loadVideo(_ request: SceneVideo.Request, pacing: VideoPacing) throws -> Sce
         decoder: decoder, loops: request.loops, scaling: VideoScaling(request.fills ? .fill : .fit),
         background: request.background.opaquePixel, waitsForFrames: pacing == .exact,
         report: { printError("swell: \(request.file): \($0)") })
-    openedVideos.append((request.file, playback))
+    openedVideos.removeAll { $0.playback == nil }
+    openedVideos.append(OpenedVideo(file: request.file, playback: playback))
     return SceneVideo { time, size in
         playback.frame(at: time, width: size.width, height: size.height).map { ($0.buffer, $0.end) }
     }
@@ -97,7 +109,9 @@ func loadVideo(_ request: SceneVideo.Request, pacing: VideoPacing) throws -> Sce
 /// One line per video element opened: what a picture cost its decoding thread (CPU time), for
 /// the end of a benchmark.
 func videoCosts() -> [String] {
-    openedVideos.compactMap { file, playback in
+    openedVideos.compactMap { opened in
+        guard let playback = opened.playback else { return nil }
+        let file = opened.file
         let cost = playback.decodingCost
         guard cost.decoded > 0, cost.converted > 0 else { return nil }
         let name = file.split(separator: "/").last.map(String.init) ?? file
@@ -110,8 +124,9 @@ func videoCosts() -> [String] {
 
 /// One line per video element opened: pictures shown and dropped (late), for the end of a run.
 func videoSummary() -> [String] {
-    openedVideos.compactMap { file, playback in
-        guard playback.shownCount > 0 else { return nil }
+    openedVideos.compactMap { opened in
+        let file = opened.file
+        guard let playback = opened.playback, playback.shownCount > 0 else { return nil }
         let name = file.split(separator: "/").last.map(String.init) ?? file
         return "video \(name): \(playback.shownCount) pictures shown, \(playback.dropped) dropped (late)"
     }

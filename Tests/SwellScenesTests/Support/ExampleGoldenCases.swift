@@ -36,7 +36,8 @@ struct ExampleGoldenCase: CustomStringConvertible, Sendable {
         let path = Self.examples + "/\(name).json"
         let player = try loadPageGraph(
             bytes: ExampleFileTests.read(path), name: path, read: { ExampleFileTests.read($0) },
-            loadVideo: exampleVideo, loadImages: { _, folder in SceneImages(try pictures(in: Self.examples + "/" + folder)) })
+            loadVideo: exampleVideo,
+            loadImages: { _, folder in SceneImages(try pictures(in: Self.examples + "/" + folder)) })
         player.use(WallClock.dumpClock)
         return player
     }
