@@ -96,9 +96,12 @@ public final class FFmpegDecoder: VideoDecoder {
             throw closing(
                 VideoError(.unsupported, "FFmpeg cannot set up its '\(codecName)' decoder; \(Self.supported)"))
         }
-        // Frame threads: decoding keeps up with a 1080p stream on a small core only when it may
-        // use every core; the pictures are the same for any thread count.
-        codec.pointee.thread_count = 0
+        // FFmpeg's threads on every core but one, which the render thread keeps: on a 4-core Pi a
+        // 1080p stream needs frame threads to keep up; on 2 cores they outnumbered the cores with
+        // the render thread and made it wait for pictures now and then (a 22 ms frame in 120 of
+        // examples/video.json, none with one decoding thread). The pictures are the same for any
+        // thread count. av_cpu_count honours the process's CPU affinity (taskset).
+        codec.pointee.thread_count = Int32(max(1, av_cpu_count() - 1))
         let status = avcodec_open2(codec, decoder, nil)
         guard status >= 0 else {
             throw closing(

@@ -84,6 +84,10 @@ public final class VideoPlayback {
         if !sized || pipeline.needsSeek(to: time, after: shown) {
             if !sized { shown = nil }
             pipeline.seek(to: time, width: width, height: height)
+            // A start (or a jump) waits until the queue is full, not for its first picture alone:
+            // FFmpeg's frame threads hand the first pictures out only after several packets, and
+            // the next refreshes would wait for them (or, on a kiosk, drop them).
+            pipeline.waitForPictures(beyond: pipeline.depth - 1)
         }
         while true {
             let step = pipeline.take(at: time, shown: &shown, exact: waitsForFrames)
@@ -153,7 +157,7 @@ private final class Pipeline: @unchecked Sendable {
     private let loops: Bool
     private let scaling: VideoScaling
     private let background: UInt32
-    private let depth: Int
+    let depth: Int
     private let report: (String) -> Void
     /// Condition 0: the decoding thread waits for room, a size or a seek; 1: the render thread
     /// waits for a picture.
