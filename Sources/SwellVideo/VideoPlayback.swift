@@ -77,10 +77,10 @@ public final class VideoPlayback {
     /// The picture to show at `time` (seconds of the scene clock; the video starts at 0) in a
     /// `width`×`height` buffer; nil only when no picture ever decoded.
     public func frame(at time: Double, width: Int, height: Int) -> Shown? {
-        if let shown, pipeline.hasSize(width, height), time >= shown.start, time < shown.end {
+        let sized = pipeline.hasSize(width, height)
+        if let shown, sized, time >= shown.start, time < shown.end {
             return Shown(buffer: shown.buffer, start: shown.start, end: shown.end)
         }
-        let sized = pipeline.hasSize(width, height)
         if !sized || pipeline.needsSeek(to: time, after: shown) {
             if !sized { shown = nil }
             pipeline.seek(to: time, width: width, height: height)
