@@ -18,6 +18,8 @@
 //                    fonts, through SwellText)
 //   SwellVideo     – video files (FFmpeg's libavformat, libavcodec, libswscale): decoded ahead on
 //                    a thread of their own into XRGB frames, shown by time stamp
+//   SwellPlayer    – what a kiosk runs: the kiosk file (`kiosk/1`) as one typed plan, and a scene
+//                    as the kiosk loop's content (reloads, realtime clock, replay, followed files)
 //   swell          – the command-line tool
 // Tuning flags (e.g. -Xcc -march=native) are passed on the command line by scripts/, never
 // as unsafeFlags here, so the package stays usable as a dependency.
@@ -69,11 +71,13 @@ let package = Package(
         .target(name: "SwellVideo", dependencies: ["SwellRaster", "SwellSystem", "CFFmpeg"]),
         // Kiosk output: DRM/KMS and fbdev presenters, the VT console, evdev input, the frame loop.
         .target(name: "SwellKiosk", dependencies: ["SwellRaster", "SwellSystem", "CDRM", "CSysShims"]),
+        // What a kiosk runs: its plan (the kiosk file) and a scene as the loop's content.
+        .target(name: "SwellPlayer", dependencies: ["SwellKiosk", "SwellScenes", "SwellJSON", "SwellRaster", "SwellSystem"]),
         .executableTarget(
             name: "swell",
             dependencies: [
                 "SwellRaster", "SwellDrawList", "SwellOutput", "SwellKiosk", "SwellScenes", "SwellJSON", "SwellSystem",
-                "SwellVideo", "CSysShims",
+                "SwellVideo", "SwellPlayer", "CSysShims",
             ]),
 
         .executableTarget(
@@ -99,7 +103,8 @@ let package = Package(
             dependencies: ["swell", "SwellOutput", "SwellRaster", "SwellDrawList", "CJPEG", "CPNG"]),
         // SwellScenes only for the loop following a page's text files, as `swell run` does.
         .testTarget(
-            name: "SwellKioskTests", dependencies: ["SwellKiosk", "SwellRaster", "SwellSystem", "SwellScenes", "CDRM"]),
+            name: "SwellKioskTests",
+            dependencies: ["SwellKiosk", "SwellRaster", "SwellSystem", "SwellScenes", "SwellPlayer", "CDRM"]),
         .testTarget(name: "SwellSystemTests", dependencies: ["SwellSystem"]),
         // `swell` too: the video commands are run as a kiosk owner runs them.
         .testTarget(

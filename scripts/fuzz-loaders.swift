@@ -8,6 +8,7 @@ import Glibc
 // input that traps, overflows a buffer (AddressSanitizer) or leaks fails the run. A file that does
 // not load must throw, never crash: the kiosk reloads its scene file whenever it is saved.
 import SwellDrawList
+import SwellPlayer
 import SwellRaster
 import SwellScenes
 import SwellText
@@ -108,7 +109,7 @@ func fuzzVideo(_ bytes: [UInt8]) {
 public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     guard count > 1 else { return 0 }
     let bytes = Array(UnsafeRawBufferPointer(start: start + 1, count: count - 1))
-    switch start.load(as: UInt8.self) % 6 {
+    switch start.load(as: UInt8.self) % 7 {
     case 0:
         fuzzPages(bytes)
     case 1:
@@ -123,6 +124,12 @@ public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         fuzzFont(bytes)
     case 5:
         fuzzVideo(bytes)
+    case 6:
+        // A kiosk file: parsed into a plan, and its differences from itself (what a changed file
+        // compares) are none.
+        if let plan = try? parseKioskFile(bytes: bytes, name: "/etc/swell/kiosk.json") {
+            guard plan.differences(from: plan).isEmpty else { fatalError("a plan differs from itself") }
+        }
     case 2:
         _ = try? parseTouchScript(bytes: bytes, name: "fuzz.json")
     default:

@@ -1,5 +1,6 @@
 import Foundation
 import SwellKiosk
+import SwellPlayer
 import SwellRaster
 import SwellScenes
 import SwellSystem
@@ -10,29 +11,34 @@ import Testing
 /// the file replaced by a rename shows its new text while the wave under it keeps its phase,
 /// and the file deleted keeps the text on screen, with a line saying why.
 @Suite struct FollowedTextFileTests {
-    /// A page as the loop's content, recording each frame; lets the test act on the files at a frame.
-    final class PageContent: KioskContent {
-        let player: ScenePlayer
+    /// `swell run`'s content for a page (SceneContent), recording each frame and its journal;
+    /// lets the test act on the files at a frame.
+    final class RecordedContent: KioskContent {
+        let scene: SceneContent
         let atFrame: (Int) -> Void
         private(set) var frames: [(time: Double, bytes: [UInt8])] = []
-        private(set) var journal: [String] = []
+        private let lines = Lines()
+        var journal: [String] { lines.lines }
 
-        init(_ player: ScenePlayer, atFrame: @escaping (Int) -> Void) {
-            self.player = player
+        final class Lines { var lines: [String] = [] }
+
+        init(_ player: ScenePlayer, name: String, watch: FileWatch, atFrame: @escaping (Int) -> Void) {
             self.atFrame = atFrame
+            let lines = lines
+            scene = SceneContent(
+                player: player, name: name, load: FollowedTextFileTests.load, watch: watch,
+                journal: { lines.lines.append($0) })
         }
 
         func render(at time: Double, into surface: PixelSurface) -> Damage {
-            let damage = player.render(at: time, into: surface)
+            let damage = scene.render(at: time, into: surface)
             frames.append((time, FollowedTextFileTests.packed(surface)))
             atFrame(frames.count)
             return damage
         }
-        func isIdle(at time: Double) -> Bool { player.isIdle(at: time) }
-        func nextWake(after time: Double) -> Double? { player.nextWake(after: time) }
-        func filesChanged(_ paths: [String], at time: Double) {
-            journal += player.takeUp(changedTextFiles: paths, read: { try readWholeFile($0) })
-        }
+        func isIdle(at time: Double) -> Bool { scene.isIdle(at: time) }
+        func nextWake(after time: Double) -> Double? { scene.nextWake(after: time) }
+        func filesChanged(_ paths: [String], at time: Double) { scene.filesChanged(paths, at: time) }
     }
 
     static func load(_ path: String) throws -> ScenePlayer {
@@ -72,7 +78,7 @@ import Testing
         // What swell run follows: the scene file, its pages and their text files.
         let watch = try #require(FileWatch(paths: [scene] + player.pageFiles + player.textFiles))
         #expect(watch.paths == [scene, menu])
-        let observed = PageContent(player) { frame in
+        let observed = RecordedContent(player, name: scene, watch: watch) { frame in
             if frame == 2 {  // as rsync does: a temporary file renamed over the menu
                 try? Data("Soup 4.80\n".utf8).write(to: URL(fileURLWithPath: folder + "/.menu.txt.tmp"))
                 _ = rename(folder + "/.menu.txt.tmp", menu)

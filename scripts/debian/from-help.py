@@ -145,9 +145,12 @@ def man(swell, version, date):
     out += [
         ".SH FILES",
         ".TP", "\\fI/lib/systemd/system/swell\\-kiosk.service\\fR",
-        "Runs \\fBswell run /var/lib/swell/scene.json\\fR on VT 1 as the user \\fBswell\\fR; not enabled on "
-        "install. Change the scene with \\fBsystemctl edit swell\\-kiosk.service\\fR, then "
-        "\\fBsystemctl enable \\-\\-now swell\\-kiosk.service\\fR.",
+        "Runs \\fBswell run \\-\\-kiosk /etc/swell/kiosk.json\\fR on VT 1 as the user \\fBswell\\fR; not "
+        "enabled on install: \\fBsystemctl enable \\-\\-now swell\\-kiosk.service\\fR.",
+        ".TP", "\\fI/etc/swell/kiosk.json\\fR",
+        "The kiosk file the unit runs: each output and what it shows, touch devices, clock and night hours "
+        "(\\fBswell run \\-\\-kiosk /etc/swell/kiosk.json \\-\\-check\\fR checks it). As shipped, the one "
+        "display shows \\fI/var/lib/swell/scene.json\\fR.",
         ".TP", "\\fI/lib/systemd/system/swell\\-screen\\-off.timer\\fR, \\fIswell\\-screen\\-on.timer\\fR",
         "Night hours: the display off at 22:00 and on at 07:00 (\\fBsystemctl edit\\fR to change).",
         ".TP", "\\fI/var/lib/swell/scene.json\\fR", "The scene the kiosk unit runs (the admin writes it).",

@@ -224,6 +224,15 @@ public enum TouchRouting {
                     problems.append(error.message)
                 }
             }
+            problems += check(parsed, outputs: outputs)
+            guard problems.isEmpty else { throw KioskError(.usage, problems.joined(separator: "\n")) }
+            return parsed
+        }
+
+        /// The problems of `requests` for a run driving `outputs`: outputs not driven, devices
+        /// named twice.
+        public static func check(_ parsed: [Request], outputs: [String]) -> [String] {
+            var problems: [String] = []
             for request in parsed where !outputs.contains(where: { sameOutput($0, request.output) }) {
                 problems.append(
                     "--touch \(request.device)=\(request.output): \(request.output) is not an output of this run "
@@ -237,8 +246,7 @@ public enum TouchRouting {
                     "--touch: \(request.device) is given \(same.count) outputs ("
                         + same.map(\.output).joined(separator: ", ") + "); one device touches one output")
             }
-            guard problems.isEmpty else { throw KioskError(.usage, problems.joined(separator: "\n")) }
-            return parsed
+            return problems
         }
 
         /// The requests that name `device` (more than one: the same device given twice under a

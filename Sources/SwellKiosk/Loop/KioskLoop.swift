@@ -39,6 +39,12 @@ public protocol LoopClock: AnyObject {
     /// Sleeps until one of `descriptors` is readable, a signal arrives, or the clock reads
     /// `deadline` (nil: no limit).
     func sleep(on descriptors: PollSet, until deadline: Double?)
+    /// Unix seconds (CLOCK_REALTIME): only for what is said in wall-clock time, night hours.
+    func wallTime() -> Double
+}
+
+extension LoopClock {
+    public func wallTime() -> Double { realtimeSeconds() }
 }
 
 /// CLOCK_MONOTONIC and poll(2).
@@ -84,6 +90,9 @@ public final class KioskLoop {
     /// What the loop sleeps on, gathered each round (its storage is kept).
     private let pollSet = PollSet()
     private var displayChangePending = false
+    /// The night hours of the last `run` (nil: none), and what they said at the last look.
+    private var offHours: OffHours?
+    private var hoursState: (off: Bool, next: Double, lookedAt: Double)?
     /// Frames presented on each output by the last `run`.
     public private(set) var framesShown: [Int] = []
 
@@ -125,6 +134,7 @@ public final class KioskLoop {
     /// - Parameters:
     ///   - screenOffAfter: seconds without a touch after which the display is powered down until
     ///     the next touch (nil: never). SIGUSR1/SIGUSR2 turn it off and on in any case.
+    ///   - offHours: the display is off every night between these local times (nil: never).
     ///   - watch: the files whose new content `content.filesChanged` takes up (the scene file,
     ///     its pages and text files, the picture shown); the loop wakes for them like for a
     ///     touch, and draws a frame after. The content may change what it follows meanwhile.
@@ -134,23 +144,26 @@ public final class KioskLoop {
         seconds: Double? = nil,
         maximumFrames: Int? = nil,
         screenOffAfter: Double? = nil,
+        offHours: OffHours? = nil,
         watch: FileWatch? = nil
     ) throws(KioskError) -> LoopEnd {
         try run(
             [OutputContent(content, watch: watch)], seconds: seconds, maximumFrames: maximumFrames,
-            screenOffAfter: screenOffAfter)
+            screenOffAfter: screenOffAfter, offHours: offHours)
     }
 
     /// Runs one content per presenter (in order) until a stop signal, until `seconds` have
     /// passed (every output showing at least one frame), or until every output presented
     /// `maximumFrames` frames. `screenOffAfter` counts for each output on its own touches;
-    /// SIGUSR1/SIGUSR2 turn all of them off and on. The presenters and the console are restored
-    /// before this returns or throws.
+    /// SIGUSR1/SIGUSR2 and `offHours` turn all of them off and on. The presenters and the console
+    /// are restored before this returns or throws.
     public func run(
         _ outputs: [OutputContent], seconds: Double? = nil, maximumFrames: Int? = nil,
-        screenOffAfter: Double? = nil
+        screenOffAfter: Double? = nil, offHours: OffHours? = nil
     ) throws(KioskError) -> LoopEnd {
         precondition(outputs.count == presenters.count, "one content per presenter")
+        self.offHours = offHours
+        hoursState = nil
         defer {
             notifier?.stopping()
             restore()
@@ -212,22 +225,35 @@ public final class KioskLoop {
             }
         }
         let request = StopSignals.takeScreenRequest()
+        let night = isNight()
         for state in states {
-            try applyPower(state, request: request, now: now, offAfter: offAfter, named: states.count > 1)
+            try applyPower(state, request: request, night: night, now: now, offAfter: offAfter, named: states.count > 1)
         }
     }
 
+    /// Whether the night hours say off now (nil without them). The zone's rules are read again
+    /// only at the next change, or when the wall clock was set back.
+    private func isNight() -> Bool? {
+        guard let offHours else { return nil }
+        let wall = clock.wallTime()
+        if let known = hoursState, wall < known.next, wall >= known.lookedAt { return known.off }
+        let state = offHours.state(at: wall)
+        hoursState = (state.off, state.next, wall)
+        return state.off
+    }
+
     private func applyPower(
-        _ state: OutputState, request: Bool?, now: Double, offAfter: Double?, named: Bool
+        _ state: OutputState, request: Bool?, night: Bool?, now: Double, offAfter: Double?, named: Bool
     ) throws(KioskError) {
-        guard let change = state.power.change(signal: request, touched: state.touched, now: now) else { return }
+        guard let change = state.power.change(signal: request, touched: state.touched, hoursOff: night, now: now)
+        else { return }
         let presenter = state.presenter
         let made = try presenter.setScreen(on: change.on)
         state.power.applied(change, made: made)
         let prefix = named ? presenter.display.output + ": " : ""
         if made {
             if change.on { state.frameNeeded = true }
-            kioskWarn(prefix + Self.describe(change, offAfter: offAfter))
+            kioskWarn(prefix + Self.describe(change, offAfter: offAfter, offHours: offHours))
         } else {
             kioskWarn(
                 "\(presenter.display.description) cannot be turned \(change.on ? "on" : "off"); the picture stays")
@@ -288,6 +314,7 @@ public final class KioskLoop {
         if let uevents { pollSet.add(uevents.fd) }
         if let seconds = input?.maximumSleep { limit(now + seconds) }
         if let keepAlive = notifier?.secondsUntilKeepAlive(now: now) { limit(now + keepAlive) }
+        if let hours = hoursState { limit(now + max(0, hours.next - clock.wallTime())) }
         for state in states {
             if let watch = state.watch { pollSet.add(watch.fd) }
             switch state.wait {
@@ -309,8 +336,10 @@ public final class KioskLoop {
     }
 
     /// The journal's line for a change of the display's power.
-    static func describe(_ change: ScreenPower.Change, offAfter: Double?) -> String {
+    static func describe(_ change: ScreenPower.Change, offAfter: Double?, offHours: OffHours? = nil) -> String {
         switch (change.on, change.reason) {
+        case (false, .hours): "screen off for the night (\(offHours?.description ?? "off hours")); SIGUSR2 turns it on"
+        case (true, .hours): "screen on (the night hours \(offHours?.description ?? "") are over)"
         case (false, .signal): "screen off (SIGUSR1); SIGUSR2 turns it on"
         case (true, .signal): "screen on (SIGUSR2)"
         case (false, _): "screen off (no touch for \(Int((offAfter ?? 0).rounded())) s); a touch turns it on"

@@ -13,7 +13,7 @@
 /// Tiny slews (NTP's microseconds) fall under the first two rules and cost nothing visible:
 /// a frame late by a microsecond advances by the realtime clock's reading, as long as that is
 /// at least half the monotonic time since the previous frame.
-public struct RealtimeSceneClock: Sendable {
+public struct RealtimeSceneClock: Sendable, Equatable {
     /// Unix time at scene time 0 (seconds since 1970-01-01T00:00:00Z).
     public let epoch: Double
     /// Scene time wraps to 0 every `period` seconds after the epoch (nil: it never wraps).
@@ -23,6 +23,9 @@ public struct RealtimeSceneClock: Sendable {
 
     /// The previous reading: unwrapped scene time and the monotonic time it was read at.
     private var previous: (scene: Double, monotonic: Double)?
+
+    /// Two clocks are the same when they give the same scene times: the same epoch and period.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.epoch == rhs.epoch && lhs.period == rhs.period }
 
     public init(epoch: Double, period: Double?) {
         precondition(epoch.isFinite && (period ?? 1) > 0, "a finite epoch and a positive period")

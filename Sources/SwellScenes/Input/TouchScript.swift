@@ -115,6 +115,9 @@ public struct ScriptedPlayback {
         self.events = script.events
     }
 
+    /// Every event of the script has been delivered.
+    public var isFinished: Bool { next >= events.count }
+
     /// Delivers due events, then draws the frame at `time` (times must not decrease); returns its
     /// damage (`ScenePlayer.render(at:into:)`).
     @discardableResult

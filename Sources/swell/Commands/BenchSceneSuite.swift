@@ -5,7 +5,8 @@ import SwellScenes
 /// scene), one after another on the same output, in one table — whether this machine holds the
 /// refresh rate with each of them, for someone choosing kiosk hardware.
 func benchSceneSuite(_ folder: String, _ arguments: ParsedArguments) throws -> Int32 {
-    let paths = try jsonFiles(in: folder, holding: "scene files")
+    // A kiosk file (examples/kiosk.json) says what a kiosk runs; it is not a scene.
+    let paths = try jsonFiles(in: folder, holding: "scene files").filter { !$0.hasSuffix("/kiosk.json") }
     let threads = try arguments.integer("threads", default: onlineCores(), in: 1...256)
     // Every file is read first, so a broken one stops the run before the display is taken.
     let scenes = try paths.map { path in

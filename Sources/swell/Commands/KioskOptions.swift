@@ -148,25 +148,16 @@ func openKioskOutput(_ options: OutputOptions) throws -> (any Presenter, VTConso
     }
 }
 
-/// Opens the display (and the console), the touch and pointer devices when `withInput` (never
-/// for `--output memory`), and the frame loop; on failure puts back whatever was taken. New and
-/// vanished input devices are reported with a line each. With `touch`, the devices take their
-/// `--touch` and `--touch-matrix [DEVICE=]…` values (`openRoutedInput`); else `calibration`.
+/// Opens the display (and the console), the touch and pointer devices with `calibration` when
+/// `withInput` (never for `--output memory`), and the frame loop; on failure puts back whatever
+/// was taken. New and vanished input devices are reported with a line each. (`swell run` routes
+/// its devices through its plan instead: `openPlanOutputs`.)
 func openKioskLoop(
-    _ options: OutputOptions, withInput: Bool, calibration: TouchCalibration = .identity,
-    touch: ParsedArguments? = nil
+    _ options: OutputOptions, withInput: Bool, calibration: TouchCalibration = .identity
 ) throws -> (loop: KioskLoop, presenter: any Presenter) {
     let (presenter, console) = try openKioskOutput(options)
     var input: InputMonitor?
-    if withInput && options.choice != .memory, let touch {
-        do {
-            input = try openRoutedInput(touch, presenters: [presenter])
-        } catch {
-            console?.restore()
-            presenter.restore()
-            throw error
-        }
-    } else if withInput && options.choice != .memory {
+    if withInput && options.choice != .memory {
         input = InputMonitor(
             mapping: ScreenMapping(
                 panelWidth: presenter.display.panelWidth, panelHeight: presenter.display.panelHeight,

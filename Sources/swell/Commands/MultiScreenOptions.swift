@@ -1,4 +1,5 @@
 import SwellKiosk
+import SwellPlayer
 import SwellRaster
 import SwellSystem
 
@@ -62,25 +63,20 @@ func touchOutput(_ presenter: any Presenter) -> TouchRouting.Output {
         widthMillimetres: connector?.widthMillimetres ?? 0, heightMillimetres: connector?.heightMillimetres ?? 0)
 }
 
-/// The routing of touch devices to `presenters`' outputs, from `--touch` and `--touch-matrix`
-/// (a usage error for a malformed value, an output not driven, a device named twice).
-func inputRouting(_ arguments: ParsedArguments, presenters: [any Presenter]) throws -> InputRouting {
+/// The routing of touch devices to `presenters`' outputs (a usage error for a route to an output
+/// not driven, or a device given two outputs).
+func inputRouting(_ touch: KioskPlan.Touch, presenters: [any Presenter]) throws -> InputRouting {
     let outputs = presenters.map(touchOutput)
-    let requests: [TouchRouting.Request]
-    do {
-        requests = try TouchRouting.Request.checkAll(arguments.values("touch"), outputs: outputs.map(\.name))
-    } catch {
-        throw CommandFailure(ExitStatus.usage, error.message)
-    }
-    let calibrations = try touchCalibrations(arguments)
+    let problems = TouchRouting.Request.check(touch.routes, outputs: outputs.map(\.name))
+    guard problems.isEmpty else { throw CommandFailure(ExitStatus.usage, problems.joined(separator: "\n")) }
     return InputRouting(
         outputs: outputs,
         mappings: presenters.map {
             ScreenMapping(
                 panelWidth: $0.display.panelWidth, panelHeight: $0.display.panelHeight, rotation: $0.rotation)
         },
-        requests: requests, calibrations: calibrations.perDevice, defaultCalibration: calibrations.all,
-        resolve: resolvedPath)
+        requests: touch.routes, calibrations: touch.calibrations.map { ($0.device, $0.matrix) },
+        defaultCalibration: touch.calibration, resolve: resolvedPath)
 }
 
 /// Refuses an open device that two `--touch` values name (one by its path, one by its name),

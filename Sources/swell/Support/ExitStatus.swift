@@ -22,7 +22,7 @@ enum ExitStatus {
 }
 
 /// An error a verb reports as one line on standard error, with the exit status it implies.
-struct CommandFailure: Error {
+struct CommandFailure: Error, CustomStringConvertible {
     let status: Int32
     let message: String
 
@@ -32,6 +32,8 @@ struct CommandFailure: Error {
     }
 
     /// What to tell the user about `error`: a CommandFailure's message, else the error itself.
+    var description: String { message }
+
     static func message(of error: any Error) -> String {
         (error as? CommandFailure)?.message ?? "\(error)"
     }

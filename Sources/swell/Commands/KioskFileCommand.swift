@@ -1,0 +1,149 @@
+import SwellKiosk
+import SwellPlayer
+import SwellScenes
+import SwellSystem
+
+/// Reads and checks a kiosk file: exit 66 when it cannot be read, 65 with every problem, one line
+/// each naming its JSON path.
+func loadKioskPlan(_ path: String) throws -> KioskPlan {
+    let bytes: [UInt8]
+    do {
+        bytes = try readWholeFile(path)
+    } catch {
+        throw CommandFailure(ExitStatus.noInput, "\(path): cannot read: \(error)")
+    }
+    do {
+        return try parseKioskFile(bytes: bytes, name: path)
+    } catch {
+        throw CommandFailure(ExitStatus.dataError, error.description)
+    }
+}
+
+/// `swell run --kiosk FILE --check`: the file, every scene it shows and its touch script are
+/// loaded as a run would load them, without opening a device. The connectors are checked against
+/// the DRM cards the kernel lists in /sys/class/drm (exit 64 for one it lacks, naming the card's);
+/// a machine with no card checks their spelling only, and says so.
+func checkKioskPlan(_ plan: KioskPlan, file: String) throws -> Int32 {
+    for content in plan.outputContents { _ = try loadScenePlayer(content) }
+    if let script = plan.script { _ = try loadTouchScript(script) }
+    let names = plan.connectors.compactMap { $0 }
+    var note = ""
+    if !names.isEmpty {
+        let cards = listedCards(device: plan.device)
+        if cards.isEmpty {
+            note = "; no DRM card here, so the connector names were not checked against one"
+        } else if !cards.contains(where: { card in names.allSatisfy { name in card.has(name) } }) {
+            let lines = cards.flatMap { card in
+                names.filter { !card.has($0) }.map { name in
+                    "\(file): \(card.name) has no connector named \(name); it has "
+                        + card.connectors.map { "\($0.name) (\($0.status))" }.joined(separator: ", ")
+                }
+            }
+            throw CommandFailure(ExitStatus.usage, lines.joined(separator: "\n"))
+        }
+    }
+    printNow("swell: \(file) is a valid kiosk file: " + planSummary(plan) + note)
+    return ExitStatus.success
+}
+
+/// "HDMI-A-1 shows menu.json, HDMI-A-2 shows promo.json" and the like.
+func planSummary(_ plan: KioskPlan) -> String {
+    var parts: [String]
+    switch plan.layout {
+    case .outputs(let outputs):
+        parts = outputs.map { "\($0.connector ?? "the first connected display") shows \($0.content)" }
+    case .span(let span):
+        parts = [span.outputs.map(\.connectorName).joined(separator: " + ") + " show \(span.content) as one canvas"]
+    }
+    if let hours = plan.offHours { parts.append("off \(hours) local time") }
+    if let idle = plan.screenOffAfter { parts.append("off after \(formatSeconds(idle)) s without a touch") }
+    return parts.joined(separator: ", ")
+}
+
+private func formatSeconds(_ seconds: Double) -> String {
+    seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+}
+
+/// A DRM card as sysfs lists it: its connectors and their status, read without opening it.
+struct ListedCard {
+    let name: String
+    let connectors: [(name: String, status: String)]
+
+    func has(_ connector: String) -> Bool {
+        connectors.contains { $0.name.lowercased() == connector.lowercased() }
+    }
+}
+
+/// The cards in /sys/class/drm ("card0-HDMI-A-1" is card0's HDMI-A-1), or the one `device` names.
+func listedCards(device: String?, root: String = "/sys/class/drm") -> [ListedCard] {
+    guard let entries = sortedNames(in: root, where: { _ in true }) else { return [] }
+    let cardNames = entries.filter { $0.hasPrefix("card") && !$0.contains("-") }
+    let wanted = device.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+    return cardNames.filter { wanted == nil || $0 == wanted }.map { card in
+        let connectors = entries.filter { $0.hasPrefix(card + "-") }.map { entry in
+            (String(entry.dropFirst(card.count + 1)), connectorStatus("\(root)/\(entry)/status"))
+        }
+        return ListedCard(name: card, connectors: connectors)
+    }
+}
+
+/// The first line of a connector's sysfs `status` file ("connected"), or "unknown".
+private func connectorStatus(_ path: String) -> String {
+    guard let bytes = try? readWholeFile(path) else { return "unknown" }
+    let text = String(decoding: bytes, as: UTF8.self)
+    return text.split(separator: "\n").first.map(String.init) ?? "unknown"
+}
+
+/// Takes up a changed kiosk file while running: what each output shows changes at once; a change
+/// of anything else (outputs, touch, clock, power) is reported and waits for a restart, and a
+/// file that no longer checks out is reported and ignored.
+final class KioskFileFollower {
+    let path: String
+    /// The plan running, with the contents taken up since.
+    private var plan: KioskPlan
+    /// Each output's content, in the plan's order (set once they exist).
+    var contents: [SceneContent] = []
+
+    init(path: String, plan: KioskPlan) {
+        self.path = path
+        self.plan = plan
+    }
+
+    func fileChanged(at time: Double) {
+        let new: KioskPlan
+        do {
+            new = try loadKioskPlan(path)
+        } catch {
+            kioskWarn(
+                "\(path) changed but does not check out (running as before): \(CommandFailure.message(of: error))")
+            return
+        }
+        let differences = new.differences(from: plan)
+        if !differences.isEmpty {
+            kioskWarn(
+                "\(path) changed: " + differences.map { "\"\($0)\"" }.joined(separator: ", ")
+                    + " cannot change while running; restart Swell to apply (systemctl restart swell-kiosk)")
+        }
+        // A content changes live when the outputs are the same ones.
+        guard !differences.contains(where: { $0 == "outputs" || $0 == "span" }) else { return }
+        for (index, name) in new.outputContents.enumerated() where name != plan.outputContents[index] {
+            do {
+                try contents[index].show(name, at: time)
+                kioskWarn("\(path) changed: \(describe(index)) now shows \(name)")
+            } catch {
+                kioskWarn(
+                    "\(path) changed but \(name) was not loaded (\(describe(index)) goes on with "
+                        + "\(plan.outputContents[index])): \(CommandFailure.message(of: error))")
+                continue
+            }
+            plan.setContent(name, ofOutput: index)
+        }
+    }
+
+    private func describe(_ index: Int) -> String {
+        switch plan.layout {
+        case .outputs(let outputs): outputs[index].connector ?? "the display"
+        case .span: "the span"
+        }
+    }
+}
