@@ -7,9 +7,11 @@ import SwellRaster
 ///
 /// Why not FreeType's smooth rasterizer: it flattens curves to about 1/16 px, up to 0.075
 /// coverage from the exact area on text-page.json, above the 0.05 bound per pixel. Swell's path
-/// filler (Kernels/Path/PathFill.swift) met the bounds but walks the outline once per 16-row tile
-/// at 0.003 px: a cold text-page frame took 10.2 ms against Cairo's 6.1 (tuned build, 2026-12-02);
-/// the one-pass accumulator is the same method at mask size (docs/speed.md).
+/// filler (Kernels/Path/PathFill.swift) meets the bounds but walks the outline once per 16-row
+/// tile at 0.003 px, too slow for a cold frame; the one-pass accumulator is the same method at
+/// mask size. Now: a cold text-page frame (shaped lines and masks dropped, fonts open) is drawn
+/// 1.09x as fast as Cairo's cold frame (median, one core, tuned build; docs/speed.md, "Text").
+/// What the path filler cost and what else was tried: docs/speed-log.md.
 final class GlyphRasteriser {
     private let state = UnsafeMutablePointer<OutlineState>.allocate(capacity: 1)
 

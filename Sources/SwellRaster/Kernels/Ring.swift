@@ -22,7 +22,7 @@
 // - Accuracy (RingAccuracyTests, DiscAccuracyTests): coverage error ≤ 0.008 on any pixel and
 //   ≤ 0.0016 mean over edge pixels (bounds 0.05 and 0.005).
 // Now: ripples-1000 15.6 ms a frame on one core of a 2.6 GHz Zen 4 EPYC, tuned build
-// (2026-12-01, `scripts/bench`). What each change bought and what was tried: docs/speed.md.
+// (`scripts/bench`; docs/speed.md). What each change bought and what was tried: docs/speed-log.md.
 
 /// Composites an anti-aliased ring: points whose distance from the centre lies within
 /// radius ± width/2 (inner radius clamped at 0, so radius < width/2 gives a disc).

@@ -14,15 +14,10 @@
 /// rounded to its opaque pixel) and `FloatGlyphBlend` (`blendGlyph`, rounding in one addition)
 /// for translucent ones (Blend.swift, `BlendPrecision`, states the rule). A draw list's runs
 /// arrive merged, one mask per line (`GlyphRun.mergingInk`), so most "glyphs" here are lines.
-/// text-page.json (3124 glyphs in 80 masks, 1080p, one thread, tuned, 2-core Zen 4 EPYC,
-/// 2026-12-04 02:54 UTC, load 1.0–1.6, forty runs): 0.26–0.38 ms a frame with its background and
-/// two wave fills against Cairo's 1.45–2.33 ms, median 5.6×; this loop is under half of that
-/// frame, the background write a third. Merging a line's glyph rows into one coverage row every
-/// frame, prefetching the destination and inlining this loop into the glyph loop were not faster; nor
-/// were the blender's vectors built once per run (each glyph's call then two arguments, no
-/// broadcasts), two ≤ 8-lane rows in one 16-lane blend, rows unrolled by two, a band height
-/// under the frame's, and, slower: a 9–16-lane last vector as two 8-lane halves each with its
-/// zero test, no zero test, one 16-lane loop for every width (docs/speed.md, "Text").
+/// Now: text-page.json (3124 glyphs in 80 masks, 1080p, one thread, tuned, 2-core Zen 4 EPYC):
+/// 0.26–0.38 ms a frame with its background and two wave fills against Cairo's 1.45–2.33 ms,
+/// median 5.6×; this loop is under half of that frame, the background write a third
+/// (docs/speed.md, "Text"). What was tried here and was not faster: docs/speed-log.md.
 @inlinable
 public func fillGlyphs(_ surface: PixelSurface, _ run: GlyphRun, _ source: SourceColor, clip: ClipRect) {
     let area = clip.intersection(run.bounds).intersection(surface.bounds)
