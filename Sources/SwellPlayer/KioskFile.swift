@@ -205,7 +205,7 @@ struct KioskFileReader {
         }
         if let mode = optional(item, "mode") {
             if let text = check({ () throws(JSONFieldError) in try mode.string() }) {
-                request.mode = try? ModeRequest(parsing: text)
+                request.mode = ModeRequest(text: text)
                 if request.mode == nil {
                     problem(mode, "expected WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, such as 1920x1080@60, got \"\(text)\"")
                     valid = false

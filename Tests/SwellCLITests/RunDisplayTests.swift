@@ -24,6 +24,27 @@ import Testing
         #expect(run.stderr.contains("give no SCENE"), "\(run.stderr)")
     }
 
+    /// `CONNECTOR=FILE` as `swell bench --display` reads it too (memory outputs, no card needed).
+    @Test func everyMalformedDisplayValueIsNamedInOneError() throws {
+        let run = try SwellProcess.run([
+            "bench", "--display", "nothing", "--display", "HDMI A=a.json", "--display", "DP-2=", "--display",
+            "=b.json", "--frames", "1",
+        ])
+        #expect(run.status == 64, "\(run.stderr)")
+        for value in ["'nothing' (no '=')", "'HDMI A=a.json'", "'DP-2='", "'=b.json'"] {
+            #expect(run.stderr.contains(value), "\(value): \(run.stderr)")
+        }
+    }
+
+    @Test func aDisplayValueSplitsAtTheFirstEquals() throws {
+        // A file name may hold an '=' of its own: the file is 'pages/a=b.json', which does not exist.
+        let run = try SwellProcess.run([
+            "bench", "--display", "Virtual-2=pages/a=b.json", "--display", "Virtual-1=ripples", "--frames", "1",
+        ])
+        #expect(run.status == 66, "\(run.stderr)")
+        #expect(run.stderr.contains("pages/a=b.json: cannot read"), "\(run.stderr)")
+    }
+
     @Test func displaysWithAnotherOutputKindAreAUsageError() throws {
         let run = try SwellProcess.run(["run", "--display", "Virtual-1=menu.json", "--output", "memory"])
         #expect(run.status == 64, "\(run.stderr)")

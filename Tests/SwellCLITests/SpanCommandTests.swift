@@ -32,6 +32,8 @@ import Testing
             "--touch: Tablet is given 2 outputs (A, B); one device touches one output"
         ),
         (["ripples", "--span", "A,B", "--touch", "/dev/input/event2"], "--touch wants DEVICE=OUTPUT"),
+        (["ripples", "--span", "A,B", "--touch", "=A"], "a device (its /dev/input path or name"),
+        (["ripples", "--span", "A,B", "--touch", "/dev/input/event2="], "the output must be a connector name"),
         (["ripples", "--span", "A,B", "--touch-matrix", "1,2"], "--touch-matrix wants six numbers"),
         (
             ["ripples", "--span", "A,B", "--touch-matrix", "0,1,0,1,0,0", "--touch-matrix", "1,0,0,0,1,0"],

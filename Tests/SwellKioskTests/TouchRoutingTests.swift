@@ -86,20 +86,19 @@ import Testing
         let small = Device(
             path: "/dev/input/event5", name: "Goodix Capacitive TouchScreen",
             kind: .multitouch(x: Self.range(1279), y: Self.range(799), slots: 10))
-        let byPath = try TouchRouting.Request.checkAll(["/dev/input/event5=HDMI-A-1"], outputs: ["HDMI-A-1", "DSI-1"])
+        let byPath = [TouchRouting.Request(device: "/dev/input/event5", output: "HDMI-A-1")]
         #expect(Self.route(small, byPath) == TouchRouting.Route(output: 0, reason: .named))
-        let byName = try TouchRouting.Request.checkAll(
-            ["Goodix Capacitive TouchScreen=hdmi-a-1"], outputs: ["HDMI-A-1", "DSI-1"])
+        let byName = [TouchRouting.Request(device: "Goodix Capacitive TouchScreen", output: "hdmi-a-1")]
         #expect(Self.route(small, byName) == TouchRouting.Route(output: 0, reason: .named))
         // A /dev/input/by-id link resolves to the node.
         let link = "/dev/input/by-id/usb-Goodix-event-if00"
-        let byLink = try TouchRouting.Request.checkAll([link + "=HDMI-A-1"], outputs: ["HDMI-A-1", "DSI-1"])
+        let byLink = [TouchRouting.Request(device: link, output: "HDMI-A-1")]
         let resolved = TouchRouting.route(
             small, outputs: Self.outputs, requests: byLink, resolve: { $0 == link ? "/dev/input/event5" : $0 })
         #expect(resolved == TouchRouting.Route(output: 0, reason: .named))
         #expect(Self.route(small, byLink) == TouchRouting.Route(output: 1, reason: .sizeMatch))
         // The tablet, named, goes to the second output.
-        let tablet = try TouchRouting.Request.checkAll(["QEMU Virtio Tablet=DSI-1"], outputs: ["HDMI-A-1", "DSI-1"])
+        let tablet = [TouchRouting.Request(device: "QEMU Virtio Tablet", output: "DSI-1")]
         #expect(Self.route(Self.tablet, tablet) == TouchRouting.Route(output: 1, reason: .named))
     }
 
@@ -108,34 +107,6 @@ import Testing
         #expect(Self.route(mouse) == TouchRouting.Route(output: 0, reason: .mouse))
         #expect(
             Self.route(Self.tablet, outputs: [Self.outputs[1]]) == TouchRouting.Route(output: 0, reason: .onlyOutput))
-    }
-
-    @Test func malformedUnknownAndTwiceNamedRequestsAreOneUsageError() {
-        let outputs = ["Virtual-1", "Virtual-2"]
-        func problem(_ texts: [String]) -> KioskError? {
-            do {
-                _ = try TouchRouting.Request.checkAll(texts, outputs: outputs)
-                return nil
-            } catch {
-                return error
-            }
-        }
-        #expect(problem(["/dev/input/event2"])?.message.contains("no '='") == true)
-        #expect(problem(["=Virtual-1"])?.message.contains("a device") == true)
-        #expect(problem(["/dev/input/event2="])?.message.contains("connector name") == true)
-        #expect(
-            problem(["/dev/input/event2=HDMI-A-1"])?.message
-                == "--touch /dev/input/event2=HDMI-A-1: HDMI-A-1 is not an output of this run (it drives Virtual-1, Virtual-2)"
-        )
-        let twice = problem(["/dev/input/event2=Virtual-1", "/dev/input/event2=Virtual-2", "x"])
-        #expect(twice?.kind == .usage)
-        #expect(twice?.message.split(separator: "\n").count == 2)
-        #expect(
-            twice?.message.contains(
-                "--touch: /dev/input/event2 is given 2 outputs (Virtual-1, Virtual-2); one device touches one output")
-                == true)
-        // A device's name may hold '=': the last one splits.
-        #expect(problem(["Touch=Pad=Virtual-2"]) == nil)
     }
 
     @Test func eachDeviceKeepsItsOwnCalibration() {

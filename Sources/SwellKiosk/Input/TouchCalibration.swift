@@ -20,24 +20,17 @@ public struct TouchCalibration: Sendable, Equatable, CustomStringConvertible {
 
     public var isIdentity: Bool { self == .identity }
 
-    /// Parses six numbers separated by commas or spaces, as `--touch-matrix` takes them
-    /// ("0,1,0,1,0,0") or libinput's udev property spells them ("0 1 0 1 0 0").
-    public init(parsing text: String) throws(KioskError) {
+    /// Reads six finite numbers separated by commas or spaces, as `description` writes them
+    /// ("0,1,0,1,0,0") or libinput's udev property spells them ("0 1 0 1 0 0"); nil otherwise.
+    public init?(text: String) {
         let fields = text.split(whereSeparator: { $0 == "," || $0 == " " })
         let numbers = fields.compactMap { Double($0) }.filter(\.isFinite)
-        guard fields.count == 6, numbers.count == 6 else {
-            throw KioskError(
-                .usage,
-                "--touch-matrix wants six numbers a,b,c,d,e,f (panel x = a·x + b·y + c, y = d·x + e·y + f, "
-                    + "as libinput's LIBINPUT_CALIBRATION_MATRIX; 'swell touch-test --calibrate' measures them), "
-                    + "not '\(text)'")
-        }
+        guard fields.count == 6, numbers.count == 6 else { return nil }
         self.init(numbers[0], numbers[1], numbers[2], numbers[3], numbers[4], numbers[5])
-        guard abs(a * e - b * d) > 1e-6 else {
-            throw KioskError(
-                .usage, "--touch-matrix '\(text)' maps the whole touch screen onto a line; measure it again")
-        }
     }
+
+    /// Whether it maps the whole touch screen onto a line (no inverse): a bad measurement.
+    public var isDegenerate: Bool { abs(a * e - b * d) <= 1e-6 }
 
     /// The corrected position of a device position (both normalised).
     public func apply(x: Double, y: Double) -> (x: Double, y: Double) {

@@ -116,7 +116,7 @@ public enum TouchRouting {
     }
 
     /// Connector names compare without case, as `--display` compares them.
-    static func sameOutput(_ a: String, _ b: String) -> Bool { a.lowercased() == b.lowercased() }
+    public static func sameOutput(_ a: String, _ b: String) -> Bool { a.lowercased() == b.lowercased() }
 
     /// A device's extent: axis steps, and millimetres where the device reports a resolution.
     struct DeviceSize: CustomStringConvertible {
@@ -180,29 +180,6 @@ public enum TouchRouting {
             self.output = output
         }
 
-        /// Parses "/dev/input/event3=HDMI-A-2" or "ILITEK Multi-Touch=HDMI-A-2", split at the last
-        /// '=' (a device's name may hold one; a connector's never does).
-        public init(parsing text: String) throws(KioskError) {
-            guard let equals = text.lastIndex(of: "=") else {
-                throw KioskError(
-                    .usage,
-                    "--touch wants DEVICE=OUTPUT, such as /dev/input/event3=HDMI-A-2 or 'ILITEK Multi-Touch=HDMI-A-2', "
-                        + "not '\(text)' (no '=')")
-            }
-            let device = String(text[..<equals])
-            let output = String(text[text.index(after: equals)...])
-            guard !device.isEmpty else {
-                throw KioskError(
-                    .usage,
-                    "--touch '\(text)': a device (its /dev/input path or name, see 'swell displays') must come first")
-            }
-            guard !output.isEmpty, !output.contains(where: { $0 == " " || $0 == "," || $0 == "/" }) else {
-                throw KioskError(
-                    .usage, "--touch '\(text)': the output must be a connector name such as HDMI-A-2 after the '='")
-            }
-            self.init(device: device, output: output)
-        }
-
         /// Whether this request names `device`: a path (symbolic links resolved by `resolve`),
         /// else the device's name exactly.
         func names(_ device: Device, resolve: (String) -> String) -> Bool {
@@ -210,43 +187,6 @@ public enum TouchRouting {
                 return self.device == device.path || resolve(self.device) == device.path
             }
             return self.device == device.name
-        }
-
-        /// Parses every `--touch` value and checks them against the outputs driven: every
-        /// malformed value, output not driven and device named twice in one usage error.
-        public static func checkAll(_ texts: [String], outputs: [String]) throws(KioskError) -> [Request] {
-            var problems: [String] = []
-            var parsed: [Request] = []
-            for text in texts {
-                do {
-                    parsed.append(try Request(parsing: text))
-                } catch {
-                    problems.append(error.message)
-                }
-            }
-            problems += check(parsed, outputs: outputs)
-            guard problems.isEmpty else { throw KioskError(.usage, problems.joined(separator: "\n")) }
-            return parsed
-        }
-
-        /// The problems of `requests` for a run driving `outputs`: outputs not driven, devices
-        /// named twice.
-        public static func check(_ parsed: [Request], outputs: [String]) -> [String] {
-            var problems: [String] = []
-            for request in parsed where !outputs.contains(where: { sameOutput($0, request.output) }) {
-                problems.append(
-                    "--touch \(request.device)=\(request.output): \(request.output) is not an output of this run "
-                        + "(it drives \(outputs.joined(separator: ", ")))")
-            }
-            var reported: Set<String> = []
-            for request in parsed where reported.insert(request.device).inserted {
-                let same = parsed.filter { $0.device == request.device }
-                guard same.count > 1 else { continue }
-                problems.append(
-                    "--touch: \(request.device) is given \(same.count) outputs ("
-                        + same.map(\.output).joined(separator: ", ") + "); one device touches one output")
-            }
-            return problems
         }
 
         /// The requests that name `device` (more than one: the same device given twice under a

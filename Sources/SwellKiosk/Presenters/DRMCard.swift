@@ -49,21 +49,18 @@ public struct ModeRequest: Sendable, Equatable {
         self.refreshHz = refreshHz
     }
 
-    public init(parsing text: String) throws(KioskError) {
+    /// Reads "WIDTHxHEIGHT" or "WIDTHxHEIGHT@HZ" ("1920x1080@60"), sides 1...16384, a rate
+    /// above 0 and below 1000 Hz; nil for anything else (the caller says what it wanted).
+    public init?(text: String) {
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         let size = parts[0].split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count <= 2, size.count == 2, let w = Int(size[0]), let h = Int(size[1]), w > 0, h > 0,
             w <= 16384, h <= 16384
-        else {
-            throw KioskError(
-                .usage, "--mode wants WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, such as 1920x1080@60, not '\(text)'")
-        }
+        else { return nil }
         width = w
         height = h
         if parts.count == 2 {
-            guard let hz = Double(parts[1]), hz > 0, hz < 1000 else {
-                throw KioskError(.usage, "--mode: the refresh rate in '\(text)' must be a number of Hz, such as 60")
-            }
+            guard let hz = Double(parts[1]), hz > 0, hz < 1000 else { return nil }
             refreshHz = hz
         }
     }

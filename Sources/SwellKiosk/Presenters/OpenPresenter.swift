@@ -9,12 +9,6 @@ public enum OutputChoice: String, Sendable, CaseIterable {
     /// No display: an in-memory scan-out buffer (tests, benchmarks, headless runs).
     case memory
 
-    public init(parsing text: String) throws(KioskError) {
-        guard let choice = OutputChoice(rawValue: text) else {
-            throw KioskError(.usage, "--output wants auto, drm, fbdev or memory, not '\(text)'")
-        }
-        self = choice
-    }
 }
 
 /// Everything the command line says about the output.

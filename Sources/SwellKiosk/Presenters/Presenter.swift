@@ -8,14 +8,6 @@ public enum Rotation: Int, Sendable, CaseIterable {
     case upsideDown = 180
     case clockwise270 = 270
 
-    /// Parses "0", "90", "180" or "270".
-    public init(degrees text: String) throws(KioskError) {
-        guard let degrees = Int(text), let rotation = Rotation(rawValue: degrees) else {
-            throw KioskError(.usage, "--rotate wants 0, 90, 180 or 270, not '\(text)'")
-        }
-        self = rotation
-    }
-
     /// Whether width and height trade places between the panel and the picture.
     public var swapsAxes: Bool { self == .clockwise90 || self == .clockwise270 }
 

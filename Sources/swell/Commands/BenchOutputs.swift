@@ -81,12 +81,7 @@ private func benchOutputList(_ texts: [String], _ arguments: ParsedArguments) th
     where arguments[option] != nil || arguments.has(option) {
         throw CommandFailure(ExitStatus.usage, "bench --display does not take --\(option)")
     }
-    let assignments: [DisplayAssignment]
-    do {
-        assignments = try DisplayAssignment.parseAll(texts)
-    } catch {
-        throw CommandFailure(ExitStatus.usage, error.message)
-    }
+    let assignments = try DisplayAssignment.parseAll(texts)
     guard assignments.count >= 2 else {
         throw CommandFailure(
             ExitStatus.usage, "bench --display wants two or more outputs (one alone is 'swell bench SCENE')")

@@ -28,11 +28,7 @@ let touchMatrixOption = OptionSpec.option(
 /// `--touch-matrix` as a calibration (identity without it).
 func touchCalibration(_ arguments: ParsedArguments) throws -> TouchCalibration {
     guard let text = arguments["touch-matrix"] else { return .identity }
-    do {
-        return try TouchCalibration(parsing: text)
-    } catch {
-        throw CommandFailure(ExitStatus.usage, error.message)
-    }
+    return try touchMatrix(text)
 }
 
 let kioskExitStatusText = """
@@ -45,14 +41,10 @@ let kioskExitStatusText = """
 /// Reads the shared output options; `-o` is `--output` here (the argument parser maps it).
 func outputOptions(_ arguments: ParsedArguments) throws -> OutputOptions {
     var options = OutputOptions()
-    do {
-        if let text = arguments["output"] { options.choice = try OutputChoice(parsing: text) }
-        // `CONNECTOR=VALUE` values are one output's, for several outputs (`outputRequests`).
-        if let text = plainValue(arguments, "rotate") { options.rotation = try Rotation(degrees: text) }
-        if let text = plainValue(arguments, "mode") { options.mode = try ModeRequest(parsing: text) }
-    } catch {
-        throw CommandFailure(ExitStatus.usage, error.message)
-    }
+    if let text = arguments["output"] { options.choice = try outputChoice(text) }
+    // `CONNECTOR=VALUE` values are one output's, for several outputs (`outputRequests`).
+    if let text = plainValue(arguments, "rotate") { options.rotation = try rotation(text) }
+    if let text = plainValue(arguments, "mode") { options.mode = try modeRequest(text) }
     let perOutput = ["rotate", "mode"].first { option in arguments.values(option).contains { $0.contains("=") } }
     if let perOutput, arguments.values("display").isEmpty, arguments["span"] == nil {
         throw CommandFailure(
@@ -87,22 +79,18 @@ func displayAssignments(_ arguments: ParsedArguments, options: OutputOptions) th
         throw CommandFailure(
             ExitStatus.usage, "--display picks DRM connectors: it goes without --connector and --output fbdev/memory")
     }
-    let assignments: [DisplayAssignment]
-    do {
-        assignments = try DisplayAssignment.parseAll(texts)
-    } catch {
-        throw commandFailure(error)
-    }
+    let assignments = try DisplayAssignment.parseAll(texts)
     // Per-output --mode/--rotate must name outputs of this run: checked before the card is opened.
     _ = try outputRequests(assignments.map(\.connectorName), arguments, options: options)
+    let card: DRMCard
     do {
-        let card = try DRMCard.open(options.device)
-        try DisplayAssignment.check(
-            assignments, cardPath: card.path, connectors: card.connectors.map { ($0.name, $0.status) })
-        return assignments
+        card = try DRMCard.open(options.device)
     } catch {
         throw commandFailure(error)
     }
+    try DisplayAssignment.check(
+        assignments, cardPath: card.path, connectors: card.connectors.map { ($0.name, $0.status) })
+    return assignments
 }
 
 /// --seconds as a positive number, or nil.

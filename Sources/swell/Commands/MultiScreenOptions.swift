@@ -39,12 +39,7 @@ func touchCalibrations(_ arguments: ParsedArguments) throws -> TouchCalibrations
                 ExitStatus.usage,
                 "--touch-matrix is given twice for " + (device.isEmpty ? "every device" : device) + "; give one")
         }
-        let calibration: TouchCalibration
-        do {
-            calibration = try TouchCalibration(parsing: matrix)
-        } catch {
-            throw CommandFailure(ExitStatus.usage, error.message)
-        }
+        let calibration = try touchMatrix(matrix)
         if device.isEmpty {
             calibrations.all = calibration
         } else {
@@ -174,12 +169,8 @@ private func spanPosition(_ text: String) throws -> SpanLayout.Position {
 func outputRequests(_ connectors: [String], _ arguments: ParsedArguments, options: OutputOptions) throws
     -> [DRMOutputRequest]
 {
-    let rotations = try perOutputValues(arguments, "rotate", connectors: connectors) { text throws(KioskError) in
-        try Rotation(degrees: text)
-    }
-    let modes = try perOutputValues(arguments, "mode", connectors: connectors) { text throws(KioskError) in
-        try ModeRequest(parsing: text)
-    }
+    let rotations = try perOutputValues(arguments, "rotate", connectors: connectors, parse: rotation)
+    let modes = try perOutputValues(arguments, "mode", connectors: connectors, parse: modeRequest)
     return connectors.map {
         DRMOutputRequest(
             connectorName: $0, mode: modes[$0] ?? options.mode, rotation: rotations[$0] ?? options.rotation)
@@ -190,7 +181,7 @@ func outputRequests(_ connectors: [String], _ arguments: ParsedArguments, option
 /// connector (names compare without case, as `--display` takes them).
 private func perOutputValues<Value>(
     _ arguments: ParsedArguments, _ option: String, connectors: [String],
-    parse: (String) throws(KioskError) -> Value
+    parse: (String) throws(CommandFailure) -> Value
 ) throws -> [String: Value] {
     var values: [String: Value] = [:]
     for text in arguments.values(option) {

@@ -97,7 +97,7 @@ private func touchPlan(_ arguments: ParsedArguments, outputs: [String]) throws -
         if outputs.count > 1 {
             touch.routes = try TouchRouting.Request.checkAll(arguments.values("touch"), outputs: outputs)
         } else {
-            touch.routes = try arguments.values("touch").map { text throws(KioskError) in
+            touch.routes = try arguments.values("touch").map { text throws(CommandFailure) in
                 try TouchRouting.Request(parsing: text)
             }
         }

@@ -1,35 +1,35 @@
 /// One `--display CONNECTOR=FILE`: the output and the scene or page file it shows.
-public struct DisplayAssignment: Sendable, Equatable {
-    public var connectorName: String
-    public var file: String
+struct DisplayAssignment: Sendable, Equatable {
+    var connectorName: String
+    var file: String
 
-    public init(connectorName: String, file: String) {
+    init(connectorName: String, file: String) {
         self.connectorName = connectorName
         self.file = file
     }
 
     /// Parses "HDMI-A-1=menu.json" (split at the first '=': a file name may hold one).
-    public init(parsing text: String) throws(KioskError) {
+    init(parsing text: String) throws(CommandFailure) {
         guard let equals = text.firstIndex(of: "=") else {
-            throw KioskError(
-                .usage, "--display wants CONNECTOR=FILE, such as HDMI-A-1=menu.json, not '\(text)' (no '=')")
+            throw CommandFailure(
+                ExitStatus.usage, "--display wants CONNECTOR=FILE, such as HDMI-A-1=menu.json, not '\(text)' (no '=')")
         }
         let name = String(text[..<equals])
         let file = String(text[text.index(after: equals)...])
         guard !name.isEmpty, !name.contains(where: { $0 == " " || $0 == "," }) else {
-            throw KioskError(
-                .usage,
+            throw CommandFailure(
+                ExitStatus.usage,
                 "--display '\(text)': the connector must be a name such as HDMI-A-1 ('swell displays' lists them)")
         }
         guard !file.isEmpty else {
-            throw KioskError(.usage, "--display '\(text)': a scene or page file must follow the '='")
+            throw CommandFailure(ExitStatus.usage, "--display '\(text)': a scene or page file must follow the '='")
         }
         self.init(connectorName: name, file: file)
     }
 
     /// Parses every `--display` value, reporting all malformed ones and every output given two
     /// scenes (connector names compare without case, as the kernel's are matched) in one error.
-    public static func parseAll(_ texts: [String]) throws(KioskError) -> [DisplayAssignment] {
+    static func parseAll(_ texts: [String]) throws(CommandFailure) -> [DisplayAssignment] {
         var problems: [String] = []
         var parsed: [DisplayAssignment] = []
         for text in texts {
@@ -48,15 +48,15 @@ public struct DisplayAssignment: Sendable, Equatable {
                 "--display: \(assignment.connectorName) is given \(same.count) scenes ("
                     + same.map(\.file).joined(separator: ", ") + "); one output shows one scene")
         }
-        guard problems.isEmpty else { throw KioskError(.usage, problems.joined(separator: "\n")) }
+        guard problems.isEmpty else { throw CommandFailure(ExitStatus.usage, problems.joined(separator: "\n")) }
         return parsed
     }
 
-    /// Throws `.noConnector` naming each assignment whose connector `card` does not have, with the
+    /// Throws (exit 69) naming each assignment whose connector `card` does not have, with the
     /// connectors it has (as `swell displays` shows them).
-    public static func check(
+    static func check(
         _ assignments: [DisplayAssignment], cardPath: String, connectors: [(name: String, status: String)]
-    ) throws(KioskError) {
+    ) throws(CommandFailure) {
         let names = Set(connectors.map { $0.name.lowercased() })
         let unknown = assignments.filter { !names.contains($0.connectorName.lowercased()) }
         guard !unknown.isEmpty else { return }
@@ -65,6 +65,6 @@ public struct DisplayAssignment: Sendable, Equatable {
         let lines = unknown.map {
             "\(cardPath): no connector named \($0.connectorName) (--display \($0.connectorName)=\($0.file))" + has
         }
-        throw KioskError(.noConnector, lines.joined(separator: "\n"))
+        throw CommandFailure(ExitStatus.unavailable, lines.joined(separator: "\n"))
     }
 }
