@@ -430,7 +430,15 @@ def suite_for(device, width, height, extra, stop_signal):
             ("swell show /data/waves.json --output fbdev --device /dev/fb5", 69, ["/dev/fb5"]),
             # A non-root user outside the video group.
             ("su kiosk -c 'swell show /data/waves.json --output drm'", 77, ["/dev/dri/card0", "'video' group"]),
+            # A kiosk file naming a connector the card lacks: --check reads the card's connectors
+            # from sysfs (64), a run opens the card (69); both list them.
+            ("swell run --kiosk /tmp/hdmi9.json --check", 64,
+             ["card0 has no connector named HDMI-A-9", "Virtual-1 (connected)"]),
+            ("swell run --kiosk /tmp/hdmi9.json --seconds 1", 69,
+             ["no connector named HDMI-A-9", "Virtual-1 (connected)"]),
         ]
+        vm.sh("""echo '{"format": "kiosk/1", "outputs": [{"connector": "HDMI-A-9", "content": "ripples"}]}' """
+              ">/tmp/hdmi9.json")
         problems = []
         vm.sh("mkdir -p /etc; echo 'kiosk:x:1000:1000::/tmp:/bin/sh' >>/etc/passwd; echo 'kiosk:x:1000:' >>/etc/group; "
               "chmod 660 /dev/dri/card0 /dev/fb0")
@@ -448,7 +456,8 @@ def suite_for(device, width, height, extra, stop_signal):
         if problems:
             return False, "; ".join(problems)
         return True, (f"{len(checks) + 1} failures (mode not offered → 78 listing the modes, unknown connector, "
-                      "missing card/fb → 69, no permission → 77 naming the video group, second DRM master → 75)")
+                      "missing card/fb → 69, no permission → 77 naming the video group, a kiosk file's unknown "
+                      "connector → 64 checked, 69 run, second DRM master → 75)")
 
     def png_show():
         lines = start(vm, "swell show /data/ripples-60.png --output drm", "/tmp/png.log", "swell: showing")
@@ -1098,7 +1107,7 @@ def two_heads_suite():
     with `head`) must equal the host's memory render of its own scene at its own size."""
     tag = "virtio-two-heads"
     names = [f"{tag} two scenes", f"{tag} one head unplugged", f"{tag} SIGTERM restores both",
-             f"{tag} crash restores both"]
+             f"{tag} crash restores both", f"{tag} kiosk file: both heads, a new content taken up live"]
     if only and not any(only in name for name in names):
         return
     vm = KioskVM(boot_dir, os.path.join(work_dir, tag), "virtio", 1280, 720, outputs=2,
@@ -1112,12 +1121,15 @@ def two_heads_suite():
     sizes = {0: (1280, 720), 1: (1024, 768)}
     scenes = {0: ("ripples", "0..0"), 1: ("examples/wave-button.json", "10..10")}
     expected = {}
+
+    def reference(name, scene, frames, size):
+        out = os.path.join(work_dir, f"{tag}-{name}-reference")
+        subprocess.run([host_swell, "dump", scene, "--size", f"{size[0]}x{size[1]}", "--fps", "1", "--frames",
+                        frames, "-o", out], check=True, stdout=subprocess.DEVNULL)
+        return read_raw_xrgb(os.path.join(out, f"frame-{int(frames.split('..')[0]):06d}.raw"), size[0], size[1])
+
     for head, (scene, frames) in scenes.items():
-        width, height = sizes[head]
-        out = os.path.join(work_dir, f"{tag}-head{head}-reference")
-        subprocess.run([host_swell, "dump", scene, "--size", f"{width}x{height}", "--fps", "1", "--frames", frames,
-                        "-o", out], check=True, stdout=subprocess.DEVNULL)
-        expected[head] = read_raw_xrgb(os.path.join(out, f"frame-{int(frames.split('..')[0]):06d}.raw"), width, height)
+        expected[head] = reference(f"head{head}", scene, frames, sizes[head])
     command = "swell run --display Virtual-1=ripples --display Virtual-2=/data/wave-button.json"
     log = "/tmp/heads.log"
     state = {}
@@ -1247,10 +1259,50 @@ def two_heads_suite():
         return True, (f"no VT to restore; SIGSEGV → exit 139; the handler put both CRTCs back on the console "
                       f"({after}); both heads == console")
 
+    def kiosk_file():
+        """The same two scenes from a kiosk file (`swell run --kiosk`): each head equals its
+        memory render; then the file is rewritten (a temporary file renamed over it, as an editor
+        or rsync does) to show ripples on Virtual-2 as well, and that head becomes the empty pond
+        without a restart (same process, a journal line)."""
+        kiosk = {"format": "kiosk/1", "outputs": [{"connector": "Virtual-1", "content": "ripples"},
+                                                 {"connector": "Virtual-2", "content": "/data/wave-button.json"}]}
+        vm.sh(f"echo '{json.dumps(kiosk)}' >/tmp/kiosk.json")
+        code, lines = vm.sh("swell run --kiosk /tmp/kiosk.json --check 2>&1")
+        if code != 0 or not any("is a valid kiosk file: Virtual-1 shows ripples" in l for l in lines):
+            return False, f"--check → {code}: " + " | ".join(lines)
+        checked = lines[-1]
+        running = start_both("swell run --kiosk /tmp/kiosk.json", "/tmp/kiosk.log")
+        if len(running) != 2:
+            return False, "not running on both outputs: " + " | ".join(running)
+        for head in sizes:
+            differing, largest, attempt = head_matches(head, f"{tag}-kiosk-head{head}")
+            if differing:
+                stop(vm, "/tmp/kiosk.log")
+                return False, f"head {head} differs from its memory render in {differing} px (max {largest}/255)"
+        pid = vm.sh("pidof swell")[1]
+        kiosk["outputs"][1]["content"] = "ripples"
+        vm.sh(f"echo '{json.dumps(kiosk)}' >/tmp/.kiosk.new && mv /tmp/.kiosk.new /tmp/kiosk.json")
+        code, lines = vm.sh("waitfor /tmp/kiosk.log 'Virtual-2 now shows ripples' 100; r=$?; cat /tmp/kiosk.log; "
+                            "(exit $r)")
+        if code != 0:
+            stop(vm, "/tmp/kiosk.log")
+            return False, "the new content was not taken up: " + " | ".join(lines[-4:])
+        said = next(l for l in lines if "now shows ripples" in l)
+        expected[1] = reference("head1-pond", "ripples", "0..0", sizes[1])
+        differing, largest, attempt = head_matches(1, f"{tag}-kiosk-head1-pond")
+        same_process = vm.sh("pidof swell")[1] == pid
+        exit_status, _ = stop(vm, "/tmp/kiosk.log")
+        if differing or not same_process or exit_status != 0:
+            return False, (f"after the change head 1 differs in {differing} px; same process: {same_process}; "
+                           f"exit {exit_status}")
+        return True, (f"'{checked}'; both heads == their memory renders; '{said}'; head 1 == the empty pond "
+                      f"(attempt {attempt}), same process; exit 0")
+
     run_case(names[0], two_scenes)
     run_case(names[1], one_head_unplugged)
     run_case(names[2], sigterm_restores_both)
     run_case(names[3], crash_restores_both)
+    run_case(names[4], kiosk_file)
     vm.close()
 
 
