@@ -395,7 +395,7 @@ public final class ScenePlayer {
 
     /// An element's op moved to its frame: drawn from the frame's origin and clipped to
     /// `visible` (the frame, or a bouncing button's room).
-    private func placed(_ op: SceneOp, at origin: PixelOrigin, in visible: ClipRect) -> SceneOp {
+    private func placed(_ op: FrameCommand, at origin: PixelOrigin, in visible: ClipRect) -> FrameCommand {
         let placement = OpPlacement(origin: origin, clip: visible)
         switch op {
         case .draw(var command):

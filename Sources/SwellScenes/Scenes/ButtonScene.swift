@@ -86,7 +86,7 @@ public struct ButtonScene: Scene {
 
     public mutating func handle(_ event: TouchEvent) { panel.handle(event) }
 
-    public mutating func render(at time: Double, size: FrameSize, into ops: inout [SceneOp]) {
+    public mutating func render(at time: Double, size: FrameSize, into ops: inout [FrameCommand]) {
         let x0 = Double(room.left)
         let y0 = Double(room.top)
         let x1 = Double(size.width - room.right)

@@ -53,7 +53,7 @@ public struct FlowScene: Scene {
 
     public func handle(_ event: TouchEvent) {}
 
-    public mutating func render(at time: Double, size: FrameSize, into ops: inout [SceneOp]) {
+    public mutating func render(at time: Double, size: FrameSize, into ops: inout [FrameCommand]) {
         let phase = 2 * Double.pi * flow.progress(at: time)
         let axis = Double(size.height) * level
         // The scroll tutorial's phases: back −(top + 45) · 0.7°, front top · 0.7°.

@@ -109,7 +109,7 @@ public struct RipplesScene: Scene {
         }
     }
 
-    public mutating func render(at time: Double, size: FrameSize, into ops: inout [SceneOp]) {
+    public mutating func render(at time: Double, size: FrameSize, into ops: inout [FrameCommand]) {
         trim(at: time)
         for k in 0..<count {
             let ripple = ripples[(head + k) % ripples.count]

@@ -124,7 +124,7 @@ public struct SlideshowScene: Scene {
         if event.phase == .began { change(at: event.time) }
     }
 
-    public mutating func render(at time: Double, size: FrameSize, into ops: inout [SceneOp]) {
+    public mutating func render(at time: Double, size: FrameSize, into ops: inout [FrameCommand]) {
         advance(to: time)
         guard size.width > 0, size.height > 0 else { return }
         frames.resize(to: size)

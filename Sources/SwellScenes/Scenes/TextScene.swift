@@ -100,7 +100,7 @@ public struct TextScene: Scene {
 
     public mutating func handle(_ event: TouchEvent) {}
 
-    public mutating func render(at time: Double, size: FrameSize, into ops: inout [SceneOp]) {
+    public mutating func render(at time: Double, size: FrameSize, into ops: inout [FrameCommand]) {
         guard let setter else { return }
         // The string is made again only when it can have changed (the clock crossed its
         // boundary, the count moved, the frame resized), so a warm frame allocates nothing.

@@ -38,7 +38,7 @@ public struct VideoScene: Scene {
 
     public mutating func handle(_ event: TouchEvent) {}
 
-    public mutating func render(at time: Double, size: FrameSize, into ops: inout [SceneOp]) {
+    public mutating func render(at time: Double, size: FrameSize, into ops: inout [FrameCommand]) {
         guard size.width > 0, size.height > 0, let shown = video.frame(time, size) else {
             nextChange = .infinity
             return

@@ -69,7 +69,7 @@ public struct WaveScene: Scene {
         if event.phase == .began { change(at: event.time) }
     }
 
-    public mutating func render(at time: Double, size: FrameSize, into ops: inout [SceneOp]) {
+    public mutating func render(at time: Double, size: FrameSize, into ops: inout [FrameCommand]) {
         runTimers(until: time)
         let height = Double(size.height)
         let bandHeight = min(band, height)

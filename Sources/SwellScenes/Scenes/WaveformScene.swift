@@ -53,7 +53,7 @@ public struct WaveformScene: Scene {
 
     public func handle(_ event: TouchEvent) {}
 
-    public mutating func render(at time: Double, size: FrameSize, into ops: inout [SceneOp]) {
+    public mutating func render(at time: Double, size: FrameSize, into ops: inout [FrameCommand]) {
         let width = Double(size.width)
         let phaseNow = 2 * Double.pi * phase.progress(at: time)
         // The bundle is centred vertically: wave i sits spacing·i below the first.
