@@ -22,7 +22,7 @@ public struct ElasticScene: Scene {
             .color("color", "#5856D6", "the panel"),
             .color("background", "#FFFFFF", "the background"),
         ],
-        make: { settings, _ in ElasticScene(settings) })
+        make: { settings, _, _ in ElasticScene(settings) })
 
     public let background: Color
     let color: Color

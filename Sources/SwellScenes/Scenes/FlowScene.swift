@@ -25,7 +25,7 @@ public struct FlowScene: Scene {
                 "time: the waves flow on their own; scroll: their phases follow the element's place on a scrolling page"
             ),
         ],
-        make: { settings, _ in FlowScene(settings) })
+        make: { settings, _, _ in FlowScene(settings) })
 
     public let background: Color
     let backColor: Color

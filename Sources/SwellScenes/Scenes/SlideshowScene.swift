@@ -32,7 +32,7 @@ public struct SlideshowScene: Scene {
                 "reveal", "middle", of: ["middle", "rise"],
                 "middle: a wavy band opening from the middle; rise: a wavy edge rising from the bottom (photo-tap)"),
         ],
-        make: { settings, media in SlideshowScene(settings, images: media.images) })
+        make: { settings, media, _ in SlideshowScene(settings, images: media.images) })
 
     public let background: Color
     let frames: SlideFrames

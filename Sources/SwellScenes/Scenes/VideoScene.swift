@@ -24,7 +24,7 @@ public struct VideoScene: Scene {
             .color(
                 "background", "#000000", "the bars around a picture that fits, and the screen before the first picture"),
         ],
-        make: { settings, media in VideoScene(settings, video: media.video ?? .none) })
+        make: { settings, media, _ in VideoScene(settings, video: media.video ?? .none) })
 
     public let background: Color
     let video: SceneVideo

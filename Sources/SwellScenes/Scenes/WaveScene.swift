@@ -23,7 +23,7 @@ public struct WaveScene: Scene {
             .color("color", "#007AFF", "the wave's colour"),
             .color("background", "#FFFFFF", "the background"),
         ],
-        make: { settings, _ in WaveScene(settings) })
+        make: { settings, _, _ in WaveScene(settings) })
 
     public let background: Color
     let color: Color

@@ -25,7 +25,7 @@ public struct WaveformScene: Scene {
             .color("color", "#FFFFFF", "stroke colour (its alpha scales every wave)"),
             .color("background", "#007AFF", "the background"),
         ],
-        make: { settings, _ in WaveformScene(settings) })
+        make: { settings, _, _ in WaveformScene(settings) })
 
     public let background: Color
     let color: Color
