@@ -3,14 +3,15 @@ import SwellScenes
 import Testing
 
 /// The ops a scene produces at `time` (after the given events).
-func ops(of scene: inout some Scene, at time: Double, size: FrameSize = FrameSize(width: 320, height: 180)) -> [SceneOp]
+func ops(of scene: inout some Scene, at time: Double, size: FrameSize = FrameSize(width: 320, height: 180))
+    -> [FrameCommand]
 {
-    var list: [SceneOp] = []
+    var list: [FrameCommand] = []
     scene.render(at: time, size: size, into: &list)
     return list
 }
 
-func rings(_ list: [SceneOp]) -> [(Ring, Color)] {
+func rings(_ list: [FrameCommand]) -> [(Ring, Color)] {
     list.compactMap { op in
         if case .draw(let command) = op, case .ring(let ring) = command.shape { return (ring, command.color) }
         return nil
@@ -94,7 +95,7 @@ func rings(_ list: [SceneOp]) -> [(Ring, Color)] {
     /// The counter is laid out again only when the count or the frame height changes; it must
     /// still follow both.
     @Test func theCounterFollowsTheCountAndTheFrameHeight() {
-        func counter(_ list: [SceneOp]) -> GlyphRun? {
+        func counter(_ list: [FrameCommand]) -> GlyphRun? {
             guard case .draw(let command) = list.last, case .glyphs(let run) = command.shape else { return nil }
             return run
         }
@@ -112,7 +113,7 @@ func rings(_ list: [SceneOp]) -> [(Ring, Color)] {
 }
 
 @Suite struct WaveAndElasticBehaviourTests {
-    func waveParameters(_ list: [SceneOp]) -> Wave? {
+    func waveParameters(_ list: [FrameCommand]) -> Wave? {
         guard case .draw(let command) = list.first, case .waveFill(let wave) = command.shape else { return nil }
         return wave
     }
@@ -144,7 +145,7 @@ func rings(_ list: [SceneOp]) -> [(Ring, Color)] {
         #expect(waveParameters(ops(of: &scene, at: 53))!.amplitude >= 30)
     }
 
-    func topControlOffset(_ list: [SceneOp]) -> Double {
+    func topControlOffset(_ list: [FrameCommand]) -> Double {
         guard case .draw(let command) = list.first, case .path(let path) = command.shape,
             case .quad(_, let cy, _, _) = path.elements[1]
         else { return .nan }

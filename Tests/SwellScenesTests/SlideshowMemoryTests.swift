@@ -96,7 +96,7 @@ import Testing
 
     /// The colours of the picture shown and the one being revealed (nil: none) in a frame's ops.
     func shown(_ scene: inout SlideshowScene, at time: Double) -> (base: UInt32?, revealed: UInt32?) {
-        var ops: [SceneOp] = []
+        var ops: [FrameCommand] = []
         scene.render(at: time, size: Self.size, into: &ops)
         var base: UInt32?
         var revealed: UInt32?
@@ -174,7 +174,7 @@ import Testing
         let pictures = CountingPictures(count: 2)
         var scene = slideshow(pictures, interval: 0)
         _ = shown(&scene, at: 0)
-        var ops: [SceneOp] = []
+        var ops: [FrameCommand] = []
         scene.render(at: 0.1, size: FrameSize(width: 32, height: 20), into: &ops)
         guard case .image(let frame, _, _) = ops.first else {
             Issue.record("no picture at the new size")

@@ -21,10 +21,10 @@ public enum FrameCommand {
     case maskedImage(PixelBuffer, Path, at: OpPlacement = .none)
 }
 
-/// Where a picture or layer mask of a placed page element lands: its (0, 0) at `origin` on the
-/// surface, drawn only inside `clip` (surface coordinates; nil: anywhere). `DrawCommand` carries
-/// the same two fields for shapes; these ops take them here so a scene's ops stay unplaced and
-/// the page moves them (ScenePlayer).
+/// Where an op lands: its (0, 0) at `origin` on the surface, drawn only inside `clip` (surface
+/// coordinates; nil: anywhere). The one placement of every op that draws (a shape's is its
+/// `DrawCommand`'s): a scene's ops are unplaced (`.none`) and the page moves those of a placed
+/// element with `FrameCommand.place(_:)` (ScenePlayer).
 public struct OpPlacement: Equatable, Sendable {
     public var origin: PixelOrigin
     public var clip: ClipRect?
@@ -36,6 +36,16 @@ public struct OpPlacement: Equatable, Sendable {
     }
 
     public static let none = OpPlacement(origin: .zero, clip: nil)
+
+    /// This placement inside `element`'s: moved by its origin and cut to its clip (an unplaced
+    /// op's, `.none`, becomes `element`).
+    @inlinable
+    public func within(_ element: OpPlacement) -> OpPlacement {
+        let moved = PixelOrigin(x: origin.x + element.origin.x, y: origin.y + element.origin.y)
+        guard let clip else { return OpPlacement(origin: moved, clip: element.clip) }
+        let shifted = clip.offsetBy(element.origin.x, element.origin.y)
+        return OpPlacement(origin: moved, clip: element.clip.map { shifted.intersection($0) } ?? shifted)
+    }
 
     /// `surface` addressed from the origin and `area` (surface coordinates) cut to the clip and
     /// moved into the op's coordinates; nil when nothing of the op can show.
@@ -54,6 +64,35 @@ public struct OpPlacement: Equatable, Sendable {
     public func onSurface(_ rect: ClipRect) -> ClipRect {
         let moved = rect.offsetBy(origin.x, origin.y)
         return clip.map { moved.intersection($0) } ?? moved
+    }
+}
+
+extension FrameCommand {
+    /// Where the op lands (`.none` for a layer's start, which draws nothing).
+    @inlinable
+    public var placement: OpPlacement {
+        switch self {
+        case .draw(let command): command.placement
+        case .beginLayer: .none
+        case .endLayer(_, let placement), .image(_, _, let placement), .maskedImage(_, _, let placement): placement
+        }
+    }
+
+    /// Places an element's op on the surface: its placement moved into `element` (the element's
+    /// origin and clip; `OpPlacement.within`).
+    @inlinable
+    public mutating func place(_ element: OpPlacement) {
+        switch self {
+        case .draw(var command):
+            command.placement = command.placement.within(element)
+            self = .draw(command)
+        case .beginLayer: break
+        case .endLayer(let mask, let placement): self = .endLayer(mask, at: placement.within(element))
+        case .image(let image, let alpha, let placement):
+            self = .image(image, alpha: alpha, at: placement.within(element))
+        case .maskedImage(let image, let path, let placement):
+            self = .maskedImage(image, path, at: placement.within(element))
+        }
     }
 }
 
@@ -160,9 +199,7 @@ public func bounds(of command: FrameCommand, width: Int, height: Int) -> ClipRec
         guard alpha > 0 else { return ClipRect(x0: 0, y0: 0, x1: 0, y1: 0) }
         return nonEmpty(frame.intersection(placement.onSurface(image.surface.bounds)))
     case .maskedImage(let image, let path, let placement):
-        let outline = bounds(
-            of: DrawCommand(.path(path), color: .white, clip: placement.clip, origin: placement.origin), width: width,
-            height: height)
+        let outline = bounds(of: DrawCommand(.path(path), color: .white, at: placement), width: width, height: height)
         return nonEmpty(outline.intersection(placement.onSurface(image.surface.bounds)))
     }
 }

@@ -134,7 +134,8 @@ public struct PixelOrigin: Equatable, Sendable {
     public static let zero = PixelOrigin(x: 0, y: 0)
 }
 
-/// One compositing step: a shape in a colour, optionally limited to a clip rectangle.
+/// One compositing step: a shape in a colour, placed on the surface (`OpPlacement`, as every
+/// other op of a frame is), optionally limited to a clip rectangle.
 ///
 /// `origin` places the shape: its coordinates count from that surface pixel, and the shape draws
 /// as it would on a surface starting there (a wave spans from `origin.x` to the right edge, a
@@ -144,13 +145,28 @@ public struct PixelOrigin: Equatable, Sendable {
 public struct DrawCommand: Equatable, Sendable {
     public var shape: Shape
     public var color: Color
-    public var clip: ClipRect?
-    public var origin: PixelOrigin
+    /// Where the shape lands and what it may draw on.
+    public var placement: OpPlacement
 
     public init(_ shape: Shape, color: Color, clip: ClipRect? = nil, origin: PixelOrigin = .zero) {
+        self.init(shape, color: color, at: OpPlacement(origin: origin, clip: clip))
+    }
+
+    public init(_ shape: Shape, color: Color, at placement: OpPlacement) {
         self.shape = shape
         self.color = color
-        self.clip = clip
-        self.origin = origin
+        self.placement = placement
+    }
+
+    /// The placement's clip, in surface pixels (nil: anywhere).
+    @inlinable public var clip: ClipRect? {
+        get { placement.clip }
+        set { placement.clip = newValue }
+    }
+
+    /// The placement's origin: the surface pixel the shape's (0, 0) lands on.
+    @inlinable public var origin: PixelOrigin {
+        get { placement.origin }
+        set { placement.origin = newValue }
     }
 }

@@ -9,7 +9,9 @@ import SwellJSON
 /// `read(path)` returns a page's bytes, or a text file's that a text element shows (or throws
 /// why not); `loadImages(page, folder)` is
 /// `loadSceneFile`'s image loader for a layer of the page named `page`, and `loadVideo` its video
-/// loader (the request names the file as found from the page's folder).
+/// loader (the request names the file as found from the page's folder). Every page's scenes share
+/// one `SceneContext`: one text service (fonts, fontconfig, glyph and shaped-line caches) for
+/// the text elements, buttons and counters of the whole graph.
 public func loadPageGraph(
     bytes: [UInt8], name: String, threads: Int = 1, read: (String) throws -> [UInt8],
     loadVideo: (SceneVideo.Request) throws -> SceneVideo = { _ in throw NoFileAccess() },
@@ -19,6 +21,7 @@ public func loadPageGraph(
     var problems: [String] = []
     var visited: Set<String> = []
     var queue = [(name, bytes as [UInt8]?, "")]
+    let context = SceneContext()
     while let (page, known, from) = queue.first {
         queue.removeFirst()
         guard visited.insert(page).inserted else { continue }
@@ -31,7 +34,7 @@ public func loadPageGraph(
         }
         do {
             let player = try loadSceneFile(
-                bytes: pageBytes, name: page, threads: threads, readFile: read, loadVideo: loadVideo
+                bytes: pageBytes, name: page, threads: threads, context: context, readFile: read, loadVideo: loadVideo
             ) { folder in try loadImages(page, folder) }
             players[page] = player
             for (index, target) in pageTargets(of: player) {

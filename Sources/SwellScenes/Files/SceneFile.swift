@@ -58,10 +58,12 @@ public struct SceneFile {
         self.background = background
     }
 
-    /// Builds the player; `media[i]` is what layer i shows that was loaded for it (pictures, a video).
-    public func makePlayer(media: [SceneMedia], threads: Int = 1) -> ScenePlayer {
+    /// Builds the player; `media[i]` is what layer i shows that was loaded for it (pictures, a
+    /// video), and `context` what its scenes share (one text service for every text element).
+    public func makePlayer(media: [SceneMedia], threads: Int = 1, context: SceneContext = SceneContext()) -> ScenePlayer
+    {
         let scenes = layers.enumerated().map { index, layer in
-            layer.descriptor.make(layer.settings, index < media.count ? media[index] : .none)
+            layer.descriptor.make(layer.settings, index < media.count ? media[index] : .none, context)
         }
         let placements = layers.map { ScenePlayer.Placement(id: $0.id, frame: $0.frame) }
         let player = ScenePlayer(layers: scenes, background: background, threads: threads, placements: placements)
@@ -91,16 +93,17 @@ struct ProblemList {
 /// the same for each `video` layer: it opens the file the request names (resolved against the
 /// scene file's folder) and checks that it plays. `threads` is passed to the player's banded
 /// renderer. `readFile(path)` reads a text element's `file`, named relative to the scene file
-/// `name` (see `loadTextFiles`).
+/// `name` (see `loadTextFiles`). The scenes share `context` (its text service checks the fonts
+/// the file names and then sets every text of the page; `loadPageGraph` gives all pages one).
 public func loadSceneFile(
-    bytes: [UInt8], name: String, threads: Int = 1,
+    bytes: [UInt8], name: String, threads: Int = 1, context: SceneContext = SceneContext(),
     readFile: (String) throws -> [UInt8] = { _ in throw NoFileAccess() },
     loadVideo: (SceneVideo.Request) throws -> SceneVideo = { _ in throw NoFileAccess() },
     loadImages: (String) throws -> SceneImages
 ) throws(SceneFileError) -> ScenePlayer {
     let root = try parseDocument(bytes, name: name)
     var list = ProblemList()
-    let parsed = parseSceneFile(JSONField(root: root), problems: &list)
+    let parsed = parseSceneFile(JSONField(root: root), fonts: FontCheck(text: context.text), problems: &list)
     let file = parsed.map { resolvingTextFiles($0, from: name) }
     var media: [SceneMedia] = []
     if let file {
@@ -128,7 +131,7 @@ public func loadSceneFile(
     }
     let texts = file.map { loadTextFiles($0, root: root, read: readFile, problems: &list) } ?? [:]
     guard list.problems.isEmpty, let file else { throw SceneFileError(file: name, problems: list.problems) }
-    let player = file.makePlayer(media: media, threads: threads)
+    let player = file.makePlayer(media: media, threads: threads, context: context)
     for (path, text) in texts { player.showFileText(path, text) }
     return player
 }
@@ -145,7 +148,7 @@ private func isLayered(_ root: JSONValue) -> Bool {
 }
 
 /// Validates the document, recording every problem in `problems`; nil when any was found.
-func parseSceneFile(_ root: JSONField, problems list: inout ProblemList) -> SceneFile? {
+func parseSceneFile(_ root: JSONField, fonts: FontCheck, problems list: inout ProblemList) -> SceneFile? {
     let before = list.problems.count
     guard let object = list.check({ () throws(JSONFieldError) in try root.object() }) else { return nil }
     let allowed = ["format", "background", "scene", "parameters", "layers", "height"]
@@ -168,7 +171,6 @@ func parseSceneFile(_ root: JSONField, problems list: inout ProblemList) -> Scen
         height = list.check { () throws(JSONFieldError) in try field.integer(in: 1...100_000) }
     }
     var layers: [SceneFile.Layer] = []
-    let fonts = FontCheck()
     let hasScene = object["scene"] != nil
     let hasLayers = object["layers"] != nil
     if hasScene && hasLayers {

@@ -153,21 +153,30 @@ public struct SceneDescriptor: Sendable {
     public let name: String
     public let summary: String
     public let parameters: [ParameterSpec]
-    /// Builds the scene; `media` holds the pictures of scenes that show images and the frames of
-    /// a video (the caller decodes them on demand, so this module does no file I/O).
-    public let make: @Sendable (SceneSettings, SceneMedia) -> any Scene
+    /// Builds the scene: `media` holds the pictures of scenes that show images and the frames of
+    /// a video (the caller decodes them on demand, so this module does no file I/O), `context`
+    /// what every scene of the load shares (the text service).
+    let build: @Sendable (SceneSettings, SceneMedia, SceneContext) -> any Scene
 
     public init(
         name: String, summary: String, parameters: [ParameterSpec],
-        make: @escaping @Sendable (SceneSettings, SceneMedia) -> any Scene
+        make: @escaping @Sendable (SceneSettings, SceneMedia, SceneContext) -> any Scene
     ) {
         self.name = name
         self.summary = summary
         self.parameters = parameters
-        self.make = make
+        build = make
     }
 
     public func defaultSettings() -> SceneSettings { SceneSettings(specs: parameters) }
+
+    /// The scene for `settings`, showing `media`; scenes made with one `context` share its text
+    /// service (a scene made alone gets one of its own).
+    public func make(_ settings: SceneSettings, _ media: SceneMedia, _ context: SceneContext = SceneContext())
+        -> any Scene
+    {
+        build(settings, media, context)
+    }
 
     /// The scene with every parameter at its default.
     public func makeDefault(images: SceneImages = .none) -> any Scene {

@@ -37,11 +37,13 @@ public struct ButtonScene: Scene {
 
     public static let descriptor = SceneDescriptor(
         name: "button", summary: "a rounded button with a label that bounces and runs an action on a tap",
-        parameters: parameters(field: false), make: { settings, _ in ButtonScene(settings, isField: false) })
+        parameters: parameters(field: false),
+        make: { settings, _, context in ButtonScene(settings, isField: false, text: context.text) })
 
     public static let fieldDescriptor = SceneDescriptor(
         name: "field", summary: "a rounded text field with a placeholder that bounces on a tap",
-        parameters: parameters(field: true), make: { settings, _ in ButtonScene(settings, isField: true) })
+        parameters: parameters(field: true),
+        make: { settings, _, context in ButtonScene(settings, isField: true, text: context.text) })
 
     public let background: Color
     public let action: PageAction
@@ -71,7 +73,8 @@ public struct ButtonScene: Scene {
         }
     }
 
-    public init(_ settings: SceneSettings, isField: Bool) {
+    /// `text`: the service the label's font and caches come from, shared by the elements of one load.
+    public init(_ settings: SceneSettings, isField: Bool, text service: TextService = TextService()) {
         panel = ElasticScene(settings, inset: 0)
         self.isField = isField
         background = settings.color("background")
@@ -79,14 +82,14 @@ public struct ButtonScene: Scene {
         textColor = settings.color("textColor")
         textSize = settings.number("size")
         padding = isField ? settings.number("padding") : 0
-        label = LabelText(pattern: settings.text("font"))
+        label = LabelText(pattern: settings.text("font"), service: service)
         overflow = Int(abs(settings.number("overshoot")).rounded(.up)) + 2
         action = PageAction(kind: settings.text("action"), target: settings.text("target"))
     }
 
     public mutating func handle(_ event: TouchEvent) { panel.handle(event) }
 
-    public mutating func render(at time: Double, size: FrameSize, into ops: inout [SceneOp]) {
+    public mutating func render(at time: Double, size: FrameSize, into ops: inout [FrameCommand]) {
         let x0 = Double(room.left)
         let y0 = Double(room.top)
         let x1 = Double(size.width - room.right)
@@ -106,15 +109,17 @@ public struct ButtonScene: Scene {
     public func isIdle(at time: Double) -> Bool { panel.isIdle(at: time) }
 }
 
-/// A label's font and caches (a class: shared by copies of the scene).
+/// A label's font, and the caches of its load's text service (a class: shared by copies of the
+/// scene).
 final class LabelText: @unchecked Sendable {
     static let defaultPattern = "Quicksand:bold"
-    let typesetter = Typesetter(glyphBudget: 2 << 20)
+    let typesetter: Typesetter
     let font: Font
 
     /// Only the default pattern falls back (to DejaVu Sans Bold, a dependency of the package:
     /// Quicksand is only recommended); a font the scene file names was checked when it loaded.
-    init?(pattern: String) {
+    init?(pattern: String, service: TextService) {
+        typesetter = service.typesetter
         let fonts = typesetter.fonts
         guard
             let font = (try? fonts.font(named: pattern))

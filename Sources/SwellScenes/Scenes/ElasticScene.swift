@@ -22,7 +22,7 @@ public struct ElasticScene: Scene {
             .color("color", "#5856D6", "the panel"),
             .color("background", "#FFFFFF", "the background"),
         ],
-        make: { settings, _ in ElasticScene(settings) })
+        make: { settings, _, _ in ElasticScene(settings) })
 
     public let background: Color
     let color: Color
@@ -69,7 +69,7 @@ public struct ElasticScene: Scene {
         backStart = event.time + outward.cycleDuration
     }
 
-    public mutating func render(at time: Double, size: FrameSize, into ops: inout [SceneOp]) {
+    public mutating func render(at time: Double, size: FrameSize, into ops: inout [FrameCommand]) {
         renderPanel(
             at: time, x0: inset, y0: inset, x1: Double(size.width) - inset, y1: Double(size.height) - inset,
             into: &ops)
@@ -77,7 +77,7 @@ public struct ElasticScene: Scene {
 
     /// Draws the panel over [x0, x1) x [y0, y1), its bulge reaching past that rectangle.
     mutating func renderPanel(
-        at time: Double, x0: Double, y0: Double, x1: Double, y1: Double, into ops: inout [SceneOp]
+        at time: Double, x0: Double, y0: Double, x1: Double, y1: Double, into ops: inout [FrameCommand]
     ) {
         advance(to: time)
         guard x1 > x0, y1 > y0 else { return }

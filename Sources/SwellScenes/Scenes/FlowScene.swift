@@ -25,7 +25,7 @@ public struct FlowScene: Scene {
                 "time: the waves flow on their own; scroll: their phases follow the element's place on a scrolling page"
             ),
         ],
-        make: { settings, _ in FlowScene(settings) })
+        make: { settings, _, _ in FlowScene(settings) })
 
     public let background: Color
     let backColor: Color
@@ -53,7 +53,7 @@ public struct FlowScene: Scene {
 
     public func handle(_ event: TouchEvent) {}
 
-    public mutating func render(at time: Double, size: FrameSize, into ops: inout [SceneOp]) {
+    public mutating func render(at time: Double, size: FrameSize, into ops: inout [FrameCommand]) {
         let phase = 2 * Double.pi * flow.progress(at: time)
         let axis = Double(size.height) * level
         // The scroll tutorial's phases: back −(top + 45) · 0.7°, front top · 0.7°.

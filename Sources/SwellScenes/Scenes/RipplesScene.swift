@@ -27,7 +27,7 @@ public struct RipplesScene: Scene {
             .bool("metrics", false, "show \"Ripples: N\" in the top-left corner"),
             .color("background", "#FFFFFF", "the pond"),
         ],
-        make: { settings, _ in RipplesScene(settings) })
+        make: { settings, _, context in RipplesScene(settings, text: context.text) })
 
     struct Ripple {
         var x: Double
@@ -57,7 +57,8 @@ public struct RipplesScene: Scene {
     var counterHeight = -1
     let counterText: CounterText?
 
-    public init(_ settings: SceneSettings) {
+    /// `text`: the service the counter's font and caches come from, shared by the elements of one load.
+    public init(_ settings: SceneSettings, text service: TextService = TextService()) {
         background = settings.color("background")
         speed = settings.number("speed")
         lifetime = settings.number("lifetime")
@@ -67,7 +68,7 @@ public struct RipplesScene: Scene {
         showMetrics = settings.bool("metrics")
         ripples = Array(repeating: Ripple(x: 0, y: 0, start: 0, color: .white), count: settings.integer("limit"))
         fingers.reserveCapacity(16)
-        counterText = showMetrics ? CounterText() : nil
+        counterText = showMetrics ? CounterText(service: service) : nil
     }
 
     mutating func append(x: Double, y: Double, time: Double, color: Color) {
@@ -109,7 +110,7 @@ public struct RipplesScene: Scene {
         }
     }
 
-    public mutating func render(at time: Double, size: FrameSize, into ops: inout [SceneOp]) {
+    public mutating func render(at time: Double, size: FrameSize, into ops: inout [FrameCommand]) {
         trim(at: time)
         for k in 0..<count {
             let ripple = ripples[(head + k) % ripples.count]
@@ -138,15 +139,17 @@ public struct RipplesScene: Scene {
     }
 }
 
-/// The ripple counter's font and caches (a class: shared by copies of the scene, laid out on the
-/// thread that renders the scene). `.largeTitle` is 34 pt on a 667-pt-tall phone screen; here
-/// the size is that share of the frame's height (55 px at 1080 rows), at least 17 px.
+/// The ripple counter's font, and the caches of its load's text service (a class: shared by
+/// copies of the scene, laid out on the thread that renders the scene). `.largeTitle` is 34 pt
+/// on a 667-pt-tall phone screen; here the size is that share of the frame's height (55 px at
+/// 1080 rows), at least 17 px.
 public final class CounterText: @unchecked Sendable {
-    let typesetter = Typesetter(glyphBudget: 4 << 20)
+    let typesetter: Typesetter
     let font: Font?
     let features = try! TextFeatures(["tnum"])
 
-    public init() {
+    public init(service: TextService = TextService()) {
+        typesetter = service.typesetter
         font =
             (try? typesetter.fonts.font(pattern: "Quicksand:bold"))
             ?? (try? typesetter.fonts.font(pattern: "DejaVu Sans:bold"))

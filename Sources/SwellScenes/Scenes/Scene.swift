@@ -12,7 +12,7 @@ public protocol Scene {
     mutating func handle(_ event: TouchEvent)
     /// Appends the frame at `time` to `ops`. May update internal state that depends only on
     /// time (trimming expired ripples, timers), which is why it is mutating.
-    mutating func render(at time: Double, size: FrameSize, into ops: inout [SceneOp])
+    mutating func render(at time: Double, size: FrameSize, into ops: inout [FrameCommand])
     /// True when nothing moves at `time` and nothing will until the next input or `nextWake`: a
     /// runner may stop drawing and sleep until then.
     func isIdle(at time: Double) -> Bool

@@ -32,7 +32,7 @@ public struct SlideshowScene: Scene {
                 "reveal", "middle", of: ["middle", "rise"],
                 "middle: a wavy band opening from the middle; rise: a wavy edge rising from the bottom (photo-tap)"),
         ],
-        make: { settings, media in SlideshowScene(settings, images: media.images) })
+        make: { settings, media, _ in SlideshowScene(settings, images: media.images) })
 
     public let background: Color
     let frames: SlideFrames
@@ -124,7 +124,7 @@ public struct SlideshowScene: Scene {
         if event.phase == .began { change(at: event.time) }
     }
 
-    public mutating func render(at time: Double, size: FrameSize, into ops: inout [SceneOp]) {
+    public mutating func render(at time: Double, size: FrameSize, into ops: inout [FrameCommand]) {
         advance(to: time)
         guard size.width > 0, size.height > 0 else { return }
         frames.resize(to: size)

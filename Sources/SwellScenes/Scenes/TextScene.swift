@@ -30,7 +30,7 @@ public struct TextScene: Scene {
             .integer("column", 0, in: 0...16, "with file: column N of each line, split at \"|\" (0: whole lines)"),
             .color("background", "#FFFFFF", "the background when the text is the bottom layer"),
         ],
-        make: { settings, _ in TextScene(settings) })
+        make: { settings, _, context in TextScene(settings, text: context.text) })
 
     public let background: Color
     let style: TextStyle
@@ -63,7 +63,8 @@ public struct TextScene: Scene {
     var shownDuring: Range<Double> = 0..<0
     var shownCount = 0
 
-    public init(_ settings: SceneSettings) {
+    /// `text`: the service its font and caches come from, shared by the elements of one load.
+    public init(_ settings: SceneSettings, text service: TextService = TextService()) {
         background = settings.color("background")
         text = settings.text("text")
         let format = settings.text("clock")
@@ -75,7 +76,7 @@ public struct TextScene: Scene {
             size: settings.number("size"), color: settings.color("color"),
             align: settings.text("align"), valign: settings.text("valign"),
             lineHeight: settings.number("lineHeight"), maxLines: settings.integer("maxLines"))
-        setter = TextSetter(font: settings.text("font"), tabular: settings.bool("tabular"))
+        setter = TextSetter(font: settings.text("font"), tabular: settings.bool("tabular"), service: service)
     }
 
     /// Shows `contents` (a `file`'s text, as `TextFileContents` checked it), column `column`
@@ -100,7 +101,7 @@ public struct TextScene: Scene {
 
     public mutating func handle(_ event: TouchEvent) {}
 
-    public mutating func render(at time: Double, size: FrameSize, into ops: inout [SceneOp]) {
+    public mutating func render(at time: Double, size: FrameSize, into ops: inout [FrameCommand]) {
         guard let setter else { return }
         // The string is made again only when it can have changed (the clock crossed its
         // boundary, the count moved, the frame resized), so a warm frame allocates nothing.

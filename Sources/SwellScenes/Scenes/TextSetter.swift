@@ -1,15 +1,17 @@
 import SwellRaster
 import SwellText
 
-/// A text element's font and caches (a class: shared by copies of the scene).
+/// A text element's font, and the caches of its load's text service (a class: shared by copies
+/// of the scene).
 final class TextSetter: @unchecked Sendable {
-    let typesetter = Typesetter(glyphBudget: 4 << 20)
+    let typesetter: Typesetter
     let font: Font
     let features: TextFeatures
 
     /// `pattern` is a font file when it names one (contains "/"), else a fontconfig pattern; nil
     /// when it does not resolve (scene files refuse such a font when they load, `FontCheck`).
-    init?(font pattern: String, tabular: Bool) {
+    init?(font pattern: String, tabular: Bool, service: TextService) {
+        typesetter = service.typesetter
         guard let font = try? typesetter.fonts.font(named: pattern) else { return nil }
         self.font = font
         features = tabular ? ((try? TextFeatures(["tnum"])) ?? .none) : .none

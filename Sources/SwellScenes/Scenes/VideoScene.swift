@@ -24,7 +24,7 @@ public struct VideoScene: Scene {
             .color(
                 "background", "#000000", "the bars around a picture that fits, and the screen before the first picture"),
         ],
-        make: { settings, media in VideoScene(settings, video: media.video ?? .none) })
+        make: { settings, media, _ in VideoScene(settings, video: media.video ?? .none) })
 
     public let background: Color
     let video: SceneVideo
@@ -38,7 +38,7 @@ public struct VideoScene: Scene {
 
     public mutating func handle(_ event: TouchEvent) {}
 
-    public mutating func render(at time: Double, size: FrameSize, into ops: inout [SceneOp]) {
+    public mutating func render(at time: Double, size: FrameSize, into ops: inout [FrameCommand]) {
         guard size.width > 0, size.height > 0, let shown = video.frame(time, size) else {
             nextChange = .infinity
             return

@@ -23,7 +23,7 @@ public struct WaveScene: Scene {
             .color("color", "#007AFF", "the wave's colour"),
             .color("background", "#FFFFFF", "the background"),
         ],
-        make: { settings, _ in WaveScene(settings) })
+        make: { settings, _, _ in WaveScene(settings) })
 
     public let background: Color
     let color: Color
@@ -69,7 +69,7 @@ public struct WaveScene: Scene {
         if event.phase == .began { change(at: event.time) }
     }
 
-    public mutating func render(at time: Double, size: FrameSize, into ops: inout [SceneOp]) {
+    public mutating func render(at time: Double, size: FrameSize, into ops: inout [FrameCommand]) {
         runTimers(until: time)
         let height = Double(size.height)
         let bandHeight = min(band, height)

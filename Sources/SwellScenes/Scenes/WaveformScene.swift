@@ -25,7 +25,7 @@ public struct WaveformScene: Scene {
             .color("color", "#FFFFFF", "stroke colour (its alpha scales every wave)"),
             .color("background", "#007AFF", "the background"),
         ],
-        make: { settings, _ in WaveformScene(settings) })
+        make: { settings, _, _ in WaveformScene(settings) })
 
     public let background: Color
     let color: Color
@@ -53,7 +53,7 @@ public struct WaveformScene: Scene {
 
     public func handle(_ event: TouchEvent) {}
 
-    public mutating func render(at time: Double, size: FrameSize, into ops: inout [SceneOp]) {
+    public mutating func render(at time: Double, size: FrameSize, into ops: inout [FrameCommand]) {
         let width = Double(size.width)
         let phaseNow = 2 * Double.pi * phase.progress(at: time)
         // The bundle is centred vertically: wave i sits spacing·i below the first.
