@@ -25,6 +25,9 @@ public final class SceneContent: KioskContent {
     private let journal: (String) -> Void
     /// The loop time at which the scene started.
     private var sceneStart = 0.0
+    /// A scene shown in place of another and not drawn yet: not idle until it is, whichever
+    /// output's event brought it (a kiosk file's change reaches the first output's round).
+    private var undrawn = false
     public private(set) var frames = 0
     /// A video wall's tile of the canvas (nil: the display is the whole screen).
     private let viewport: Viewport?
@@ -99,6 +102,7 @@ public final class SceneContent: KioskContent {
         // The player's damage: a newly loaded scene's player (or a new surface) draws whole.
         let damage = playback.render(at: sceneTime(time), into: surface)
         frames += 1
+        undrawn = false
         return damage
     }
 
@@ -112,7 +116,7 @@ public final class SceneContent: KioskContent {
 
     public func isIdle(at time: Double) -> Bool {
         // A pending scripted touch keeps the loop drawing until it has been delivered.
-        playback.isFinished && player.isIdle(at: sceneTime(time))
+        !undrawn && playback.isFinished && player.isIdle(at: sceneTime(time))
     }
 
     public func nextWake(after time: Double) -> Double? {
@@ -155,6 +159,7 @@ public final class SceneContent: KioskContent {
                 WallClock(epochAtZero: realtime.clock.cycleStart(at: realtime.clock.unwrappedTime), fixedOffset: nil))
         }
         sceneStart = time
+        undrawn = true
         watch?.follow(followedFiles)
     }
 

@@ -1,6 +1,8 @@
 import Foundation
 import SwellKiosk
 import SwellPlayer
+import SwellRaster
+import SwellScenes
 import Testing
 
 /// The kiosk file (`kiosk/1`) as its parser reads it: a plan with every section, and every
@@ -218,5 +220,25 @@ import Testing
         power.applied(on!, made: true)
         #expect(power.change(signal: nil, touched: false, hoursOff: true, now: 2) == nil, "still night: no change")
         #expect(power.isOn)
+    }
+}
+
+/// A scene shown in place of another (a kiosk file's new content) is drawn once even when its
+/// output had no event of its own: the change arrives in the first output's round.
+@Suite struct SceneContentSwitchTests {
+    static func load(_ name: String) throws -> ScenePlayer {
+        try loadSceneFile(bytes: Array(#"{"scene": "\#(name)"}"#.utf8), name: name + ".json") { _ in .none }
+    }
+
+    @Test func aNewContentIsNotIdleUntilItIsDrawn() throws {
+        let content = SceneContent(player: try Self.load("ripples"), name: "ripples", load: Self.load)
+        let buffer = PixelBuffer(width: 64, height: 36)
+        _ = content.render(at: 0, into: buffer.surface)
+        #expect(content.isIdle(at: 1), "an untouched pond is idle")
+        try content.show("ripples", at: 2)
+        #expect(!content.isIdle(at: 2), "the new pond has not been drawn")
+        _ = content.render(at: 2, into: buffer.surface)
+        #expect(content.isIdle(at: 3))
+        #expect(content.frames == 2)
     }
 }
