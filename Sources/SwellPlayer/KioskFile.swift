@@ -69,7 +69,8 @@ public func isConnectorName(_ name: String) -> Bool {
 /// Reads a kiosk file's JSON, gathering problems rather than stopping at the first.
 struct KioskFileReader {
     let folder: String
-    var problems: [String] = []
+    private var list = ProblemList()
+    var problems: [String] { list.problems }
     /// The connectors the outputs or span name, read even when they have problems (for the
     /// touch section's checks).
     var connectorNames: [String] = []
@@ -78,14 +79,7 @@ struct KioskFileReader {
         self.folder = folder
     }
 
-    mutating func check<T>(_ body: () throws(JSONFieldError) -> T) -> T? {
-        do {
-            return try body()
-        } catch {
-            problems.append(error.description)
-            return nil
-        }
-    }
+    mutating func check<T>(_ body: () throws(JSONFieldError) -> T) -> T? { list.check(body) }
 
     /// Records a member not in `allowed` (the first one) and says whether `field` is an object at
     /// all, so that the rest of an object with a misspelt key is still read.
@@ -99,7 +93,7 @@ struct KioskFileReader {
     }
 
     mutating func problem(_ field: JSONField, _ message: String) {
-        problems.append(field.failure(message).description)
+        list.problems.append(field.failure(message).description)
     }
 
     /// A member that may be absent (a problem when it is not an object's member at all).

@@ -72,20 +72,6 @@ public struct SceneFile {
     }
 }
 
-/// Collects validation failures instead of stopping at the first.
-struct ProblemList {
-    var problems: [String] = []
-
-    mutating func check<T>(_ body: () throws(JSONFieldError) -> T) -> T? {
-        do {
-            return try body()
-        } catch {
-            problems.append(error.description)
-            return nil
-        }
-    }
-}
-
 /// Parses and validates a scene file into a player. `loadImages(folder)` is called for each
 /// layer with a `folder` parameter (the slideshow) and returns its images (decoded on demand, so
 /// it should check what it can up front: that the files exist and are images), or throws an

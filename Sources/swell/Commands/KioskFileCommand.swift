@@ -6,17 +6,7 @@ import SwellSystem
 /// Reads and checks a kiosk file: exit 66 when it cannot be read, 65 with every problem, one line
 /// each naming its JSON path.
 func loadKioskPlan(_ path: String) throws -> KioskPlan {
-    let bytes: [UInt8]
-    do {
-        bytes = try readWholeFile(path)
-    } catch {
-        throw CommandFailure(ExitStatus.noInput, "\(path): cannot read: \(error)")
-    }
-    do {
-        return try parseKioskFile(bytes: bytes, name: path)
-    } catch {
-        throw CommandFailure(ExitStatus.dataError, error.description)
-    }
+    try loadInputFile(path) { bytes throws(KioskFileError) in try parseKioskFile(bytes: bytes, name: path) }
 }
 
 /// `swell run --kiosk FILE --check`: the file, every scene it shows and its touch script are

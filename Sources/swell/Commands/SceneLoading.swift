@@ -179,6 +179,14 @@ func pictureNames(in folder: String) -> [String]? {
 
 /// Reads a touch script (`touches/1`, see SwellScenes/Input/TouchScript.swift).
 func loadTouchScript(_ path: String) throws -> TouchScript {
+    try loadInputFile(path) { bytes throws(SceneFileError) in try parseTouchScript(bytes: bytes, name: path) }
+}
+
+/// Reads an input file (exit 66 when it cannot be read) and parses it with `parse` (exit 65 with
+/// what it found wrong).
+func loadInputFile<Value, Failure: Error & CustomStringConvertible>(
+    _ path: String, _ parse: ([UInt8]) throws(Failure) -> Value
+) throws -> Value {
     let bytes: [UInt8]
     do {
         bytes = try readWholeFile(path)
@@ -186,7 +194,7 @@ func loadTouchScript(_ path: String) throws -> TouchScript {
         throw CommandFailure(ExitStatus.noInput, "\(path): cannot read: \(error)")
     }
     do {
-        return try parseTouchScript(bytes: bytes, name: path)
+        return try parse(bytes)
     } catch {
         throw CommandFailure(ExitStatus.dataError, error.description)
     }
