@@ -27,10 +27,6 @@ public func threadCPUSeconds() -> Double {
     return Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
 }
 
-/// The broken-down local time (TZ, or /etc/localtime) at `unixSeconds` (localtime_r(3)), with
-/// the zone's offset from UTC in `tm_gmtoff`.
-public func localTime(unixSeconds: Int) -> tm { systemLocaltime(unixSeconds) }
-
 /// Sleeps until the monotonic clock reads `deadline` (absolute, so lateness does not accumulate).
 /// Returns early if a signal arrives, so a stop request is seen within one frame.
 public func sleepUntil(monotonic deadline: Double) {

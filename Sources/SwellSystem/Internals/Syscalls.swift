@@ -169,3 +169,5 @@ func systemClosedir(_ directory: OpaquePointer) -> Int32 { closedir(directory) }
     _ = localtime_r(&time, &parts)
     return parts
 }
+
+@usableFromInline func systemMktime(_ parts: inout tm) -> time_t { mktime(&parts) }
