@@ -1,10 +1,6 @@
 import CSysShims
 import SwellSystem
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Every touch screen, tablet and mouse in /dev/input, read together.
 ///
 /// Devices are picked by capability. /dev/input is watched with inotify, so a device plugged in
