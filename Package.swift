@@ -2,9 +2,11 @@
 // Swell: SIMD-rasterised waves, ripples and elastic shapes for Linux kiosk screens.
 //
 // Module layering (each depends only on the ones above it):
-//   SwellSystem    – the system layer: file descriptors, errno messages, the monotonic clock,
-//                    whole-file reads, mmap, poll, threads and their condition lock (typed
-//                    wrappers; the C calls in Internals/)
+//   SwellSystem    – the system layer: file descriptors, errno messages, the clocks, whole-file
+//                    reads, folders, file status and versions, mkdir, unlink, atomic writes, mmap,
+//                    poll, inotify, sockets (uevents, sd_notify), threads and locks (typed wrappers;
+//                    the C calls in Internals/). No other Swift target calls the C library's system
+//                    calls: scripts/check-syscalls keeps it so.
 //   SwellRaster    – pixel buffer, colour, compositing, SIMD kernels, the banded renderer and its
 //                    worker threads (SwellSystem's; no Foundation, no I/O)
 //   SwellJSON      – a small strict JSON reader that reports JSON paths (no Foundation)
@@ -15,7 +17,7 @@
 //   SwellOutput    – sinks: raw XRGB8888 files, PNG (libpng), atomic file writes; reading PNG
 //                    (huge ones shrunk row by row) and JPEG (libjpeg) pictures
 //   SwellScenes    – animation engine, the built-in scenes, scene files, frame diffs (no I/O but
-//                    fonts, through SwellText)
+//                    fonts, through SwellText; the clocks and locks it needs, through SwellSystem)
 //   SwellVideo     – video files (FFmpeg's libavformat, libavcodec, libswscale): decoded ahead on
 //                    a thread of their own into XRGB frames, shown by time stamp
 //   SwellPlayer    – what a kiosk runs: the kiosk file (`kiosk/1`) as one typed plan, and a scene
@@ -56,7 +58,7 @@ let package = Package(
         .target(name: "CSpin"),
 
         // libm: the standard library's rounding and sqrt call it when Foundation is not linked.
-        .target(name: "SwellSystem"),
+        .target(name: "SwellSystem", dependencies: ["CSysShims"]),
         .target(name: "SwellRaster", dependencies: ["CSpin", "SwellSystem"], linkerSettings: [.linkedLibrary("m")]),
         .target(name: "SwellJSON"),
         .target(
@@ -66,7 +68,7 @@ let package = Package(
             ]),
         .target(name: "SwellDrawList", dependencies: ["SwellRaster", "SwellJSON", "SwellSystem", "SwellText"]),
         .target(name: "SwellOutput", dependencies: ["SwellRaster", "SwellSystem", "CPNG", "CJPEG", "CPNGRows"]),
-        .target(name: "SwellScenes", dependencies: ["SwellRaster", "SwellJSON", "SwellText"]),
+        .target(name: "SwellScenes", dependencies: ["SwellRaster", "SwellJSON", "SwellSystem", "SwellText"]),
         // Video files: demuxed and decoded by FFmpeg on a thread of their own, converted to XRGB.
         .target(name: "SwellVideo", dependencies: ["SwellRaster", "SwellSystem", "CFFmpeg"]),
         // Kiosk output: DRM/KMS and fbdev presenters, the VT console, evdev input, the frame loop.

@@ -2,10 +2,10 @@
     import Glibc
 #endif
 
-/// The names in a directory (without "." and ".."), sorted naturally so card2 comes before card10;
-/// empty when it cannot be read.
-public func directoryEntries(_ path: String) -> [String] {
-    guard let directory = systemOpendir(path) else { return [] }
+/// The names in the directory `path` (without "." and ".."), in the order the file system gives
+/// them; throws why it cannot be read (ENOENT, EACCES, ENOTDIR).
+public func directoryNames(_ path: String) throws(Errno) -> [String] {
+    guard let directory = systemOpendir(path) else { throw Errno.current }
     defer { _ = systemClosedir(directory) }
     var names: [String] = []
     while let entry = systemReaddir(directory) {
@@ -14,7 +14,25 @@ public func directoryEntries(_ path: String) -> [String] {
         }
         if name != "." && name != ".." { names.append(name) }
     }
-    return names.sorted(by: naturalOrder)
+    return names
+}
+
+/// The names in a directory (without "." and ".."), sorted naturally so card2 comes before card10;
+/// empty when it cannot be read.
+public func directoryEntries(_ path: String) -> [String] {
+    ((try? directoryNames(path)) ?? []).sorted(by: naturalOrder)
+}
+
+/// The names of the entries of `folder` that `keep` accepts, sorted (plain order); hidden names
+/// (a leading dot: rsync's and editors' temporary files) are never listed. nil if the folder
+/// cannot be read (`Errno.current` says why).
+public func sortedNames(in folder: String, where keep: (String) -> Bool) -> [String]? {
+    do {
+        return try directoryNames(folder).filter { !$0.hasPrefix(".") && keep($0) }.sorted()
+    } catch {
+        systemSetErrno(error.rawValue)
+        return nil
+    }
 }
 
 /// Whether `path` names something that exists, readable or not (access F_OK).

@@ -25,6 +25,7 @@ public struct Errno: Error, Equatable, Sendable, CustomStringConvertible {
     public static let notSupported = Errno(rawValue: EOPNOTSUPP)
     public static let noBufferSpace = Errno(rawValue: ENOBUFS)
     public static let isDirectory = Errno(rawValue: EISDIR)
+    public static let exists = Errno(rawValue: EEXIST)
 
     /// "EACCES" and the like; "errno N" for numbers this table does not know.
     public var name: String {
@@ -48,6 +49,9 @@ public struct Errno: Error, Equatable, Sendable, CustomStringConvertible {
         case EOPNOTSUPP: "EOPNOTSUPP"
         case ENOBUFS: "ENOBUFS"
         case EISDIR: "EISDIR"
+        case EEXIST: "EEXIST"
+        case ENOTDIR: "ENOTDIR"
+        case ENAMETOOLONG: "ENAMETOOLONG"
         case ETIMEDOUT: "ETIMEDOUT"
         default: "errno \(rawValue)"
         }

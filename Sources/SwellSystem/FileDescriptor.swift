@@ -14,8 +14,31 @@ public struct FileDescriptor: Equatable, Sendable {
         return FileDescriptor(rawValue: fd)
     }
 
+    /// Creates (with O_CREAT) or opens `path` close-on-exec, a new file getting `permissions`
+    /// (less the umask).
+    public static func open(_ path: String, _ flags: Int32, permissions: UInt32) throws(Errno) -> FileDescriptor {
+        let fd = try retryingInterrupts { systemOpenCreating(path, flags | O_CLOEXEC, mode_t(permissions)) }
+        return FileDescriptor(rawValue: fd)
+    }
+
+    /// The descriptors every process starts with.
+    public static let standardInput = FileDescriptor(rawValue: 0)
+    public static let standardOutput = FileDescriptor(rawValue: 1)
+    public static let standardError = FileDescriptor(rawValue: 2)
+
     public func close() {
         _ = systemClose(rawValue)
+    }
+
+    /// Closes the descriptor and says whether the last writes failed (NFS and some other file
+    /// systems report them only here). The descriptor is closed either way.
+    public func closeReportingErrors() throws(Errno) {
+        guard systemClose(rawValue) == 0 else { throw Errno.current }
+    }
+
+    /// Flushes the file's data and metadata to the disk (fsync(2)).
+    public func synchronize() throws(Errno) {
+        _ = try retryingInterrupts { systemFsync(rawValue) }
     }
 
     /// Reads up to `count` bytes; returns 0 at end of file. Throws EAGAIN on an empty non-blocking fd.

@@ -18,9 +18,7 @@ public struct LocalTime: Sendable, Equatable {
 
     /// The local time at Unix time `unixSeconds` (localtime_r).
     public init(unixSeconds: Double) {
-        var seconds = time_t(unixSeconds.rounded(.down))
-        var parts = tm()
-        localtime_r(&seconds, &parts)
+        let parts = localTime(unixSeconds: Int(unixSeconds.rounded(.down)))
         year = Int(parts.tm_year) + 1900
         month = Int(parts.tm_mon) + 1
         day = Int(parts.tm_mday)
@@ -44,6 +42,10 @@ public struct LocalTime: Sendable, Equatable {
         parts.tm_min = Int32(minute)
         // Unknown: mktime decides from the zone's rules, as a person reading a clock does.
         parts.tm_isdst = -1
-        return Double(mktime(&parts))
+        return Double(systemMktime(&parts))
     }
 }
+
+/// The broken-down local time (TZ, or /etc/localtime) at `unixSeconds` (localtime_r(3)), with
+/// the zone's offset from UTC in `tm_gmtoff`: for strftime, and for `LocalTime`.
+public func localTime(unixSeconds: Int) -> tm { systemLocaltime(unixSeconds) }

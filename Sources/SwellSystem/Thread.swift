@@ -49,14 +49,37 @@ private func threadMain(_ argument: UnsafeMutableRawPointer?) -> UnsafeMutableRa
     return nil
 }
 
+/// A mutex (pthread's) for state that threads share, held while `withLock`'s body runs.
+public final class Lock: @unchecked Sendable {
+    // pthread objects must not move: they live in memory of their own, not in the class's
+    // stored properties (which Swift may not keep at a fixed address for C).
+    let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    public init() {
+        // Default attributes: this fails only for a lack of memory, which Swift treats as fatal too.
+        precondition(systemMutexInit(mutex) == 0, "pthread_mutex_init failed")
+    }
+
+    deinit {
+        _ = systemMutexDestroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// Runs `body` holding the lock.
+    public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        _ = systemMutexLock(mutex)
+        defer { _ = systemMutexUnlock(mutex) }
+        return try body()
+    }
+}
+
 /// A mutex with a few condition variables on it (pthread's), for threads that sleep until
 /// another changes some shared state. The state itself is the caller's (atomics, typically);
 /// the lock only makes "check, then sleep" and "change, then wake" exclude each other, so a
 /// wake-up cannot fall between a sleeper's check and its sleep.
 public final class ConditionLock: @unchecked Sendable {
-    // pthread objects must not move: they live in memory of their own, not in the class's
-    // stored properties (which Swift may not keep at a fixed address for C).
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let lock = Lock()
+    private var mutex: UnsafeMutablePointer<pthread_mutex_t> { lock.mutex }
     private let conditions: UnsafeMutablePointer<pthread_cond_t>
     /// How many conditions (numbered 0..<count).
     public let count: Int
@@ -66,7 +89,6 @@ public final class ConditionLock: @unchecked Sendable {
         self.count = count
         conditions = .allocate(capacity: count)
         // Default attributes: these fail only for a lack of memory, which Swift treats as fatal too.
-        precondition(systemMutexInit(mutex) == 0, "pthread_mutex_init failed")
         for index in 0..<count {
             precondition(systemCondInit(conditions + index) == 0, "pthread_cond_init failed")
         }
@@ -74,9 +96,7 @@ public final class ConditionLock: @unchecked Sendable {
 
     deinit {
         for index in 0..<count { _ = systemCondDestroy(conditions + index) }
-        _ = systemMutexDestroy(mutex)
         conditions.deallocate()
-        mutex.deallocate()
     }
 
     /// Sleeps on condition `condition` while `waiting()` holds, checked under the lock (so a
@@ -90,9 +110,7 @@ public final class ConditionLock: @unchecked Sendable {
 
     /// Runs `body` holding the lock: for changing the state that sleepers check, when no atomic does.
     public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        _ = systemMutexLock(mutex)
-        defer { _ = systemMutexUnlock(mutex) }
-        return try body()
+        try lock.withLock(body)
     }
 
     /// Wakes every thread sleeping on `condition`.

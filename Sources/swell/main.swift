@@ -1,4 +1,5 @@
 import CSysShims
+import SwellSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -19,10 +20,7 @@ let verbs: [Verb] = [
 
 /// Writes one message to standard error (unbuffered, so it is never lost on exit).
 func printError(_ message: String) {
-    var line = message
-    if !line.hasSuffix("\n") { line += "\n" }
-    var bytes = Array(line.utf8)
-    _ = write(2, &bytes, bytes.count)
+    writeToStandardError(message.hasSuffix("\n") ? message : message + "\n")
 }
 
 func overview() -> String {

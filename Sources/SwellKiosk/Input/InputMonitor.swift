@@ -1,10 +1,6 @@
 import CSysShims
 import SwellSystem
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Every touch screen, tablet and mouse in /dev/input, read together.
 ///
 /// Devices are picked by capability. /dev/input is watched with inotify, so a device plugged in
@@ -39,7 +35,7 @@ public final class InputMonitor {
     /// so a rescan does not retry or re-warn for them until they reappear.
     private var ignored: Set<String> = []
     private var warned: Set<String> = []
-    private var inotify: FileDescriptor?
+    private var inotify: Inotify?
     private var lastScan = -Double.infinity
     /// (device path, device-local id) → per-finger id.
     private var fingerIDs: [String: [Int: Int]] = [:]
@@ -59,12 +55,11 @@ public final class InputMonitor {
         self.directory = directory
         self.routing = routing
         readBuffer = UnsafeMutableRawPointer.allocate(byteCount: eventSize * Self.readCapacity, alignment: 16)
-        let watch = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        if watch >= 0 {
-            if inotify_add_watch(watch, directory, UInt32(IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MOVED_TO)) >= 0 {
-                inotify = FileDescriptor(rawValue: watch)
+        if let watch = try? Inotify.open() {
+            if (try? watch.watch(directory, for: [.created, .deleted, .attributesChanged, .movedIn])) != nil {
+                inotify = watch
             } else {
-                close(watch)
+                watch.close()
             }
         }
         rescan()
@@ -121,13 +116,13 @@ public final class InputMonitor {
 
     /// What to wait on: every device and the inotify watch.
     public var descriptors: [FileDescriptor] {
-        devices.values.map(\.fd) + (inotify.map { [$0] } ?? [])
+        devices.values.map(\.fd) + (inotify.map { [$0.fd] } ?? [])
     }
 
     /// Adds `descriptors` to a loop's poll set (allocates nothing: the loop waits every frame).
     public func addDescriptors(to set: PollSet) {
         for device in orderedDevices { set.add(device.fd) }
-        if let inotify { set.add(inotify) }
+        if let inotify { set.add(inotify.fd) }
     }
 
     /// How long a waiter may sleep before `poll()` must run again (nil: forever, inotify covers hotplug).
@@ -139,7 +134,7 @@ public final class InputMonitor {
         pending.removeAll(keepingCapacity: true)
         if let inotify {
             var changed = false
-            while (try? inotify.read(into: readBuffer, count: eventSize * Self.readCapacity)) ?? 0 > 0 {
+            while inotify.read(into: readBuffer, count: eventSize * Self.readCapacity) > 0 {
                 changed = true
             }
             if changed { rescan(retryingIgnored: true) }

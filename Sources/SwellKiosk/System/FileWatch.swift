@@ -1,9 +1,5 @@
 import SwellSystem
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Watches files for new content, with inotify on their folders (so a file replaced by a rename
 /// is still followed): written in place and closed (IN_CLOSE_WRITE: `cp`, `cat >`, an editor
 /// saving in place), renamed over (IN_MOVED_TO: rsync, `sed -i`, most editors' safe save), a
@@ -14,7 +10,8 @@ import SwellSystem
 /// inotify instance follows every path (a scene file, its pages, the text files they show), so
 /// the kiosk loop sleeps on one `fd` with its other descriptors and costs nothing meanwhile.
 public final class FileWatch {
-    public let fd: FileDescriptor
+    public var fd: FileDescriptor { inotify.fd }
+    private let inotify: Inotify
     /// The files followed, as given; the first is the one `init(path:)` was given.
     public private(set) var paths: [String] = []
     public var path: String { paths[0] }
@@ -32,7 +29,7 @@ public final class FileWatch {
     private let buffer: UnsafeMutableRawPointer
     /// Room for many events at once (each is 16 bytes and the NUL-padded name).
     private static let capacity = 16 * 1024
-    private static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE)
+    private static let events: Inotify.Events = [.closedAfterWriting, .movedIn, .created, .deleted]
 
     /// Nil when the folder cannot be watched (no inotify, or the folder is missing): the file is
     /// then read once, as before.
@@ -42,15 +39,14 @@ public final class FileWatch {
 
     /// Nil when there is no path or a folder cannot be watched (see `init(path:)`).
     public init?(paths: [String]) {
-        let instance = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard instance >= 0 else { return nil }
-        fd = FileDescriptor(rawValue: instance)
+        guard let inotify = try? Inotify.open() else { return nil }
+        self.inotify = inotify
         buffer = .allocate(byteCount: Self.capacity, alignment: 8)
         guard !paths.isEmpty, follow(paths) else { return nil }
     }
 
     deinit {
-        fd.close()
+        inotify.close()
         buffer.deallocate()
     }
 
@@ -85,24 +81,16 @@ public final class FileWatch {
         var changed: [String] = []
         func note(_ path: String) { if !changed.contains(path) { changed.append(path) } }
         while true {
-            let count = read(fd.rawValue, buffer, Self.capacity)
-            if count < 0 && errno == EINTR { continue }
+            let count = inotify.read(into: buffer, count: Self.capacity)
             guard count > 0 else { break }
-            var offset = 0
-            // struct inotify_event: wd, mask, cookie, len (4 bytes each), then len bytes of name.
-            while offset + 16 <= count {
-                let watch = buffer.load(fromByteOffset: offset, as: Int32.self)
-                let mask = buffer.load(fromByteOffset: offset + 4, as: UInt32.self)
-                let length = Int(buffer.load(fromByteOffset: offset + 12, as: UInt32.self))
-                let eventName = UnsafeRawBufferPointer(start: buffer + offset + 16, count: length)
-                if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+            Inotify.forEachEvent(in: UnsafeRawBufferPointer(start: buffer, count: count)) { event in
+                if event.events.contains(.queueOverflowed) {
                     paths.forEach(note)  // events were lost; any of them may have been ours
                 } else {
-                    for entry in entries where entry.watch == watch && Self.names(eventName, entry.name) {
-                        if Self.isChange(mask, of: entry.file) { note(entry.followed) }
+                    for entry in entries where entry.watch == event.watch && Self.names(event.name, entry.name) {
+                        if Self.isChange(event.events, of: entry.file) { note(entry.followed) }
                     }
                 }
-                offset += 16 + length
             }
         }
         // A link may name another file now.
@@ -113,10 +101,9 @@ public final class FileWatch {
     /// Whether an event on `file` gave it new content. A created entry counts only when it is a
     /// symbolic link (complete when it appears); a created regular file is still empty, and
     /// counts when it is closed after writing.
-    private static func isChange(_ mask: UInt32, of file: String) -> Bool {
-        guard mask & UInt32(IN_CREATE) != 0 else { return true }
-        var info = stat()
-        return lstat(file, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+    private static func isChange(_ events: Inotify.Events, of file: String) -> Bool {
+        guard events.contains(.created) else { return true }
+        return isSymbolicLink(atPath: file)
     }
 
     /// Watches the folder of `file`; its entry, or nil.
@@ -125,8 +112,7 @@ public final class FileWatch {
         let folder = slash.map { $0 == file.startIndex ? "/" : String(file[..<$0]) } ?? "."
         let name = Array((slash.map { String(file[file.index(after: $0)...]) } ?? file).utf8)
         guard !name.isEmpty else { return nil }
-        let watch = inotify_add_watch(fd.rawValue, folder, Self.mask)
-        guard watch >= 0 else { return nil }
+        guard let watch = try? inotify.watch(folder, for: Self.events) else { return nil }
         return Entry(watch: watch, name: name, file: file, followed: followed, isLinkTarget: isLinkTarget)
     }
 
@@ -135,7 +121,7 @@ public final class FileWatch {
         let gone = entries.filter(matching)
         entries.removeAll(where: matching)
         for watch in Set(gone.map(\.watch)) where !entries.contains(where: { $0.watch == watch }) {
-            inotify_rm_watch(fd.rawValue, watch)
+            inotify.removeWatch(watch)
         }
     }
 
@@ -143,8 +129,7 @@ public final class FileWatch {
     /// a link).
     private func followLinkTarget(of path: String) {
         drop { $0.followed == path && $0.isLinkTarget }
-        var info = stat()
-        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK, let target = Self.linkTarget(of: path),
+        guard isSymbolicLink(atPath: path), let target = Self.linkTarget(of: path),
             let entry = watchFolder(of: target, for: path, isLinkTarget: true)
         else { return }
         entries.append(entry)
@@ -153,14 +138,8 @@ public final class FileWatch {
     /// The file the link `path` names in the end, or, while that file is gone (deleted before
     /// it is written anew), the name the link holds, so its folder is still watched.
     private static func linkTarget(of path: String) -> String? {
-        if let resolved = realpath(path, nil) {
-            defer { free(resolved) }
-            return String(cString: resolved)
-        }
-        var name = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink(path, &name, name.count - 1)
-        guard length > 0 else { return nil }
-        let target = String(decoding: name[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if let resolved = canonicalPath(path) { return resolved }
+        guard let target = symbolicLinkContents(atPath: path) else { return nil }
         guard !target.hasPrefix("/"), let slash = path.lastIndex(of: "/") else { return target }
         return String(path[...slash]) + target
     }

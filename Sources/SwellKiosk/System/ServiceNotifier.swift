@@ -1,10 +1,5 @@
-import CSysShims
 import SwellSystem
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// systemd's service notification protocol (sd_notify(3)) without libsystemd: text datagrams
 /// to the socket named by `$NOTIFY_SOCKET`, which systemd sets for a `Type=notify` unit.
@@ -30,7 +25,7 @@ public final class ServiceNotifier: @unchecked Sendable {
     public let socketPath: String
     /// Seconds within which systemd expects a keep-alive (`WatchdogSec=`), or nil without a watchdog.
     public let watchdogSeconds: Double?
-    private let fd: Int32
+    private let fd: FileDescriptor
     /// The path as a C string, kept for the keep-alives (no allocation per send).
     private let cPath: UnsafeMutablePointer<CChar>
     /// Monotonic nanoseconds of the last keep-alive.
@@ -39,11 +34,10 @@ public final class ServiceNotifier: @unchecked Sendable {
     /// From `environment` (NOTIFY_SOCKET, WATCHDOG_USEC, WATCHDOG_PID as systemd sets them; a
     /// watchdog meant for another process — WATCHDOG_PID not ours — is ignored). Nil without a
     /// usable NOTIFY_SOCKET.
-    public init?(environment: [String: String], processID: Int32 = getpid()) {
+    public init?(environment: [String: String], processID: Int32 = currentProcessID()) {
         guard let path = environment["NOTIFY_SOCKET"], path.hasPrefix("/") || path.hasPrefix("@"), path.count > 1
         else { return nil }
-        let fd = swell_notify_socket()
-        guard fd >= 0 else { return nil }
+        guard let fd = try? FileDescriptor.openUnixDatagramSocket() else { return nil }
         self.fd = fd
         socketPath = path
         var watchdog: Double? = nil
@@ -59,7 +53,7 @@ public final class ServiceNotifier: @unchecked Sendable {
     }
 
     deinit {
-        close(fd)
+        fd.close()
         cPath.deallocate()
     }
 
@@ -91,7 +85,8 @@ public final class ServiceNotifier: @unchecked Sendable {
         guard nanos - lastKeepAlive.load(ordering: .relaxed) >= Self.nanoseconds(interval) else { return }
         lastKeepAlive.store(nanos, ordering: .relaxed)
         let message: StaticString = "WATCHDOG=1"
-        _ = swell_notify_send(fd, cPath, message.utf8Start, message.utf8CodeUnitCount)
+        try? fd.send(
+            UnsafeRawBufferPointer(start: message.utf8Start, count: message.utf8CodeUnitCount), toUnixSocket: cPath)
     }
 
     /// Seconds from `now` until the next keep-alive is due (0 if it is due), or nil without a
@@ -105,8 +100,8 @@ public final class ServiceNotifier: @unchecked Sendable {
     /// Sends one notification; failures are ignored (the service manager may be gone while we
     /// stop, and a kiosk must not stop for it).
     public func send(_ text: String) {
-        var bytes = Array(text.utf8)
-        _ = swell_notify_send(fd, cPath, &bytes, bytes.count)
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBytes { message in _ = try? fd.send(message, toUnixSocket: cPath) }
     }
 
     /// Notification fields are lines: a newline inside a status would start a new field.
@@ -115,18 +110,4 @@ public final class ServiceNotifier: @unchecked Sendable {
     }
 
     private static func nanoseconds(_ seconds: Double) -> Int64 { Int64(seconds * 1e9) }
-}
-
-/// The process's environment as a dictionary (read once, by `ServiceNotifier.current`).
-func processEnvironment() -> [String: String] {
-    var result: [String: String] = [:]
-    var entry = environ
-    while let pointer = entry.pointee {
-        let pair = String(cString: pointer)
-        if let equals = pair.firstIndex(of: "=") {
-            result[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
-        }
-        entry += 1
-    }
-    return result
 }

@@ -1,9 +1,4 @@
-import CSysShims
 import SwellSystem
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The kernel's uevents, read for display hotplug: a DRM driver announces a connector plugged in,
 /// unplugged or given a new EDID with a "change" uevent on its card (carrying HOTPLUG=1). Every
@@ -21,9 +16,8 @@ public final class UeventMonitor {
     /// nil if the socket cannot be opened (no netlink in this kernel or container): hotplug then
     /// goes unnoticed, as it did before.
     public init?() {
-        let raw = swell_uevent_socket()
-        guard raw >= 0 else { return nil }
-        fd = FileDescriptor(rawValue: raw)
+        guard let fd = try? FileDescriptor.openUeventSocket() else { return nil }
+        self.fd = fd
         buffer = UnsafeMutableRawPointer.allocate(byteCount: Self.capacity, alignment: 8)
     }
 
@@ -37,12 +31,12 @@ public final class UeventMonitor {
     public func drainDisplayChanges() -> Bool {
         var changed = false
         while true {
-            let count = recv(fd.rawValue, buffer, Self.capacity, 0)
-            if count < 0 {
-                let error = errno
-                if error == EINTR { continue }
+            let count: Int
+            do {
+                count = try fd.receive(into: buffer, count: Self.capacity)
+            } catch {
                 // ENOBUFS: the socket overflowed and uevents were lost; any of them may have been one.
-                if error == ENOBUFS {
+                if error == .noBufferSpace {
                     changed = true
                     continue
                 }

@@ -18,7 +18,7 @@ public final class VTConsole {
     /// active VT). Returns nil, with a warning, when neither can be used (over ssh without root).
     public static func takeOver() -> VTConsole? {
         var candidates: [(String, FileDescriptor, Bool)] = []
-        if isatty(0) == 1 { candidates.append(("standard input", FileDescriptor(rawValue: 0), false)) }
+        if FileDescriptor.standardInput.isTerminal { candidates.append(("standard input", .standardInput, false)) }
         var firstError: Errno?
         for path in ["/dev/tty0", "/dev/console"] {
             do {

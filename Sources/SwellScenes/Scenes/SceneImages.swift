@@ -1,4 +1,5 @@
 import SwellRaster
+import SwellSystem
 
 /// The pictures a scene shows, by name, decoded only when the scene needs one. This module reads
 /// no files, so the caller supplies `decode` (the `swell` command reads PNG and JPEG files with it) and,
@@ -49,20 +50,10 @@ public struct SceneImages {
     public static var none: SceneImages { SceneImages([]) }
 }
 
-/// What tells one version of a picture from the next: for a file, its modification time, size and
-/// inode, one of which changes when the file is rewritten or replaced (a copy over it, or an
-/// rsync's rename). Only ever compared.
-public struct PictureVersion: Equatable, Sendable {
-    public let modified: Int64
-    public let size: Int64
-    public let identity: UInt64
-
-    public init(modified: Int64, size: Int64, identity: UInt64) {
-        self.modified = modified
-        self.size = size
-        self.identity = identity
-    }
-}
+/// What tells one version of a picture from the next: for a file, SwellSystem's `FileVersion`
+/// (modification time, size and inode, one of which changes when the file is rewritten or
+/// replaced). Only ever compared.
+public typealias PictureVersion = FileVersion
 
 /// The picture after `name` in `names` (ascending): the next name, wrapping round; for a name
 /// no longer listed, the first that sorts after it (so pictures added or removed since `name` was

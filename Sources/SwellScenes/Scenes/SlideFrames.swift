@@ -1,9 +1,6 @@
 import Dispatch
 import SwellRaster
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import SwellSystem
 
 /// A slideshow's pictures scaled to the screen, a few at a time: the one shown, the one being
 /// revealed and the one after it. The one after is decoded and scaled on a background queue
@@ -19,14 +16,14 @@ import SwellRaster
 /// again on its next turn; `SceneImages.decode` is where the caller reports it.
 final class SlideFrames: @unchecked Sendable {
     // @unchecked: `decode` and the scaling run only on `queue`, which is serial; `state` is read
-    // and written only under `mutex`. (Synchronization's Mutex would want the frames,
+    // and written only under `lock`. (Synchronization's Mutex would want the frames,
     // PixelBuffers, to be Sendable, which the raster module does not promise.)
     private let decode: (String, FrameSize) throws -> PixelBuffer
     private let version: ((String) -> PictureVersion?)?
     /// Scales a decoded picture into a frame-sized buffer (to fill, or to fit with bars).
     private let place: (PixelSurface, PixelSurface) -> Void
     private let queue = DispatchQueue(label: "swell.slideshow.decode")
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let lock = Lock()
     private var state = State()
 
     struct Slot {
@@ -60,18 +57,10 @@ final class SlideFrames: @unchecked Sendable {
         // Three wanted frames plus one demanded while a broken picture is skipped: no growth later.
         state.slots.reserveCapacity(4)
         state.failed.reserveCapacity(4)
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
     }
 
     private func withLock<Result>(_ body: (inout State) -> Result) -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body(&state)
+        lock.withLock { body(&state) }
     }
 
     /// The frame size; a new size drops every frame (they are scaled again on demand).

@@ -1,4 +1,5 @@
 import Glibc
+import SwellSystem
 
 /// The wall clock a scene reads: scene time (monotonic, 0 at the start) plus the Unix time at
 /// scene time 0, shown in a time zone. Injected, so that a test at a fixed time and zone is
@@ -16,9 +17,7 @@ public struct WallClock: Sendable {
 
     /// Now, in the local zone: CLOCK_REALTIME read once, at the scene's start.
     public static func system() -> WallClock {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return WallClock(epochAtZero: Double(now.tv_sec) + Double(now.tv_nsec) / 1e9, fixedOffset: nil)
+        WallClock(epochAtZero: realtimeSeconds(), fixedOffset: nil)
     }
 
     /// 2026-01-01 12:00:00 UTC at scene time 0, in UTC: what `swell dump` shows, so a dump of
@@ -31,23 +30,16 @@ public struct WallClock: Sendable {
     /// The zone's offset from UTC (s) at scene time `time`.
     public func utcOffset(at time: Double) -> Double {
         if let fixedOffset { return Double(fixedOffset) }
-        var t = time_t(seconds(at: time).rounded(.down))
-        var parts = tm()
-        localtime_r(&t, &parts)
-        return Double(parts.tm_gmtoff)
+        return Double(localTime(unixSeconds: Int(seconds(at: time).rounded(.down))).tm_gmtoff)
     }
 
     /// The broken-down local time at Unix time `unix`.
     func parts(_ unix: Double) -> tm {
+        guard let fixedOffset else { return localTime(unixSeconds: Int(unix.rounded(.down))) }
         var parts = tm()
-        if let fixedOffset {
-            var t = time_t(unix.rounded(.down)) + time_t(fixedOffset)
-            gmtime_r(&t, &parts)
-            parts.tm_gmtoff = fixedOffset
-        } else {
-            var t = time_t(unix.rounded(.down))
-            localtime_r(&t, &parts)
-        }
+        var t = time_t(unix.rounded(.down)) + time_t(fixedOffset)
+        gmtime_r(&t, &parts)
+        parts.tm_gmtoff = fixedOffset
         return parts
     }
 }

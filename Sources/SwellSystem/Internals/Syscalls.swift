@@ -1,11 +1,14 @@
+import CSysShims
+
 #if canImport(Glibc)
     import Glibc
 #endif
 
 // Every call SwellSystem makes into the C library, in one place (as swift-system's
 // Internals/Syscalls.swift): the typed wrappers around them (FileDescriptor, MappedMemory, the
-// clock, whole-file reads) call only these. Each returns what the C function returns; errno is
-// read by the caller, right after.
+// clock, whole-file reads, inotify, sockets, file status, atomic writes, locks and threads) call
+// only these; CSysShims builds the sockets' addresses, which Swift cannot spell. Each returns
+// what the C function returns; errno is read by the caller, right after.
 
 @usableFromInline func systemOpen(_ path: String, _ flags: Int32) -> Int32 { open(path, flags) }
 
@@ -111,3 +114,60 @@ func systemClosedir(_ directory: OpaquePointer) -> Int32 { closedir(directory) }
 @usableFromInline func systemCondBroadcast(_ condition: UnsafeMutablePointer<pthread_cond_t>) -> Int32 {
     pthread_cond_broadcast(condition)
 }
+
+@usableFromInline func systemOpenCreating(_ path: String, _ flags: Int32, _ permissions: mode_t) -> Int32 {
+    open(path, flags, permissions)
+}
+
+@usableFromInline func systemFsync(_ fd: Int32) -> Int32 { fsync(fd) }
+
+@usableFromInline func systemRename(_ from: String, _ to: String) -> Int32 { rename(from, to) }
+
+@usableFromInline func systemUnlink(_ path: String) -> Int32 { unlink(path) }
+
+@usableFromInline func systemMkdir(_ path: String, _ permissions: mode_t) -> Int32 { mkdir(path, permissions) }
+
+@usableFromInline func systemStat(_ path: String, _ info: inout stat) -> Int32 { stat(path, &info) }
+
+@usableFromInline func systemLstat(_ path: String, _ info: inout stat) -> Int32 { lstat(path, &info) }
+
+@usableFromInline func systemReadlink(_ path: String, _ buffer: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
+    readlink(path, buffer, count)
+}
+
+@usableFromInline func systemSetErrno(_ number: Int32) { errno = number }
+
+@usableFromInline func systemGetpid() -> Int32 { getpid() }
+
+@usableFromInline func systemOnlineProcessors() -> Int { sysconf(Int32(_SC_NPROCESSORS_ONLN)) }
+
+@usableFromInline func systemEnvironment() -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? { environ }
+
+@usableFromInline func systemInotifyInit() -> Int32 { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
+
+@usableFromInline func systemInotifyAddWatch(_ fd: Int32, _ path: String, _ mask: UInt32) -> Int32 {
+    inotify_add_watch(fd, path, mask)
+}
+
+@usableFromInline func systemInotifyRemoveWatch(_ fd: Int32, _ watch: Int32) -> Int32 { inotify_rm_watch(fd, watch) }
+
+@usableFromInline func systemRecv(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    recv(fd, buffer, count, 0)
+}
+
+@usableFromInline func systemUeventSocket() -> Int32 { swell_uevent_socket() }
+
+@usableFromInline func systemUnixDatagramSocket() -> Int32 { swell_notify_socket() }
+
+@usableFromInline func systemSendUnixDatagram(
+    _ fd: Int32, _ path: UnsafePointer<CChar>, _ message: UnsafeRawPointer, _ count: Int
+) -> Int32 { swell_notify_send(fd, path, message, count) }
+
+@usableFromInline func systemLocaltime(_ unixSeconds: Int) -> tm {
+    var time = time_t(unixSeconds)
+    var parts = tm()
+    _ = localtime_r(&time, &parts)
+    return parts
+}
+
+@usableFromInline func systemMktime(_ parts: inout tm) -> time_t { mktime(&parts) }

@@ -39,8 +39,10 @@ private func runDiff(_ arguments: ParsedArguments) throws -> Int32 {
     let a = arguments.positional[0]
     let b = arguments.positional[1]
     let difference: FrameDifference
-    if isFolder(a) || isFolder(b) {
-        guard isFolder(a) && isFolder(b) else { throw CommandFailure(badInput, "cannot compare a folder with a file") }
+    if isDirectory(atPath: a) || isDirectory(atPath: b) {
+        guard isDirectory(atPath: a) && isDirectory(atPath: b) else {
+            throw CommandFailure(badInput, "cannot compare a folder with a file")
+        }
         difference = try diffDumps(a, b, heatmap: arguments["heatmap"])
     } else {
         let first = try readFrame(a, size: size)
@@ -94,11 +96,6 @@ private func diffDumps(_ a: String, _ b: String, heatmap: String?) throws -> Fra
         print("heat map of frame \(worst.index) written to \(heatmap)")
     }
     return total
-}
-
-private func isFolder(_ path: String) -> Bool {
-    var info = stat()
-    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
 }
 
 private func readManifest(_ folder: String) throws -> DumpManifest {

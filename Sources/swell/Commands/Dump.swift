@@ -76,15 +76,21 @@ private func runDump(_ arguments: ParsedArguments) throws -> Int32 {
     player.viewport = viewport
     let script = try arguments["input"].map(loadTouchScript) ?? TouchScript(events: [])
 
-    if mkdir(folder, 0o755) != 0 && errno != EEXIST {
-        throw CommandFailure(
-            ExitStatus.cannotCreate, "\(folder): cannot create folder: \(Errno.current.message)")
+    do {
+        try makeDirectory(folder)
+    } catch {
+        if error != .exists {
+            throw CommandFailure(ExitStatus.cannotCreate, "\(folder): cannot create folder: \(error.message)")
+        }
     }
     let manifestPath = folder + "/manifest.json"
-    if unlink(manifestPath) != 0 && errno != ENOENT {
-        throw CommandFailure(
-            ExitStatus.cannotCreate,
-            "\(manifestPath): cannot remove the old manifest: \(Errno.current.message)")
+    do {
+        try removeFile(manifestPath)
+    } catch {
+        if error != .noEntry {
+            throw CommandFailure(
+                ExitStatus.cannotCreate, "\(manifestPath): cannot remove the old manifest: \(error.message)")
+        }
     }
 
     let buffer = PixelBuffer(width: size.width, height: size.height)

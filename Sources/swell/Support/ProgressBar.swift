@@ -1,14 +1,11 @@
 import SwellSystem
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// A one-line progress bar on standard error, drawn only when standard error is a terminal
 /// and redrawn at most ten times a second.
 struct ProgressBar {
     let total: Int
     let label: String
-    private let enabled = isatty(2) != 0
+    private let enabled = FileDescriptor.standardError.isTerminal
     private var lastDraw = 0.0
 
     init(total: Int, label: String) {
@@ -34,7 +31,4 @@ struct ProgressBar {
 }
 
 /// Writes text to standard error without a newline.
-func printErrorRaw(_ text: String) {
-    var bytes = Array(text.utf8)
-    _ = write(2, &bytes, bytes.count)
-}
+func printErrorRaw(_ text: String) { writeToStandardError(text) }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import SwellSystem
 
 /// The value at fraction `p` (0...1) of a sorted sample, nearest-rank.
 func percentile(_ sorted: [Double], _ p: Double) -> Double {
@@ -26,5 +24,5 @@ func formatHertz(_ value: Double) -> String {
 
 /// The number of online CPU cores (at least 1).
 func onlineCores() -> Int {
-    max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    onlineProcessorCount()
 }
