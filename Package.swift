@@ -72,13 +72,32 @@ let package = Package(
         // Video files: demuxed and decoded by FFmpeg on a thread of their own, converted to XRGB.
         .target(name: "SwellVideo", dependencies: ["SwellRaster", "SwellSystem", "CFFmpeg"]),
         // Kiosk output: DRM/KMS and fbdev presenters, the VT console, evdev input, the frame loop.
-        .target(name: "SwellKiosk", dependencies: ["SwellRaster", "SwellSystem", "CDRM", "CSysShims"]),
+        // The kiosk as a system service: its errors (kinds that map onto exit statuses), the stop
+        // and screen signals, systemd's notifications and the journal's lines.
+        .target(name: "SwellService", dependencies: ["SwellSystem", "CSysShims"]),
+        // The display: presenters (DRM/KMS, fbdev, memory) behind one protocol, the VT console,
+        // display hotplug.
+        .target(
+            name: "SwellDisplay", dependencies: ["SwellService", "SwellRaster", "SwellSystem", "CDRM", "CSysShims"]),
+        // The input: evdev touch screens, tablets and mice, their calibration and routing to outputs.
+        .target(name: "SwellInput", dependencies: ["SwellDisplay", "SwellService", "SwellSystem", "CSysShims"]),
+        // The loop: input → content → render → present, per output; screen power, spans, followed files.
+        .target(
+            name: "SwellLoop",
+            dependencies: ["SwellDisplay", "SwellInput", "SwellService", "SwellRaster", "SwellSystem"]),
         // What a kiosk runs: its plan (the kiosk file) and a scene as the loop's content.
-        .target(name: "SwellPlayer", dependencies: ["SwellKiosk", "SwellScenes", "SwellJSON", "SwellRaster", "SwellSystem"]),
+        .target(
+            name: "SwellPlayer",
+            dependencies: [
+                "SwellLoop", "SwellDisplay", "SwellInput", "SwellService", "SwellScenes", "SwellJSON", "SwellRaster",
+                "SwellSystem",
+            ]),
         .executableTarget(
             name: "swell",
             dependencies: [
-                "SwellRaster", "SwellDrawList", "SwellOutput", "SwellKiosk", "SwellScenes", "SwellJSON", "SwellSystem",
+                "SwellRaster", "SwellDrawList", "SwellOutput", "SwellDisplay", "SwellInput", "SwellLoop",
+                "SwellService",
+                "SwellScenes", "SwellJSON", "SwellSystem",
                 "SwellVideo", "SwellPlayer", "CSysShims",
             ]),
 
@@ -106,10 +125,17 @@ let package = Package(
         // SwellScenes only for the loop following a page's text files, as `swell run` does.
         .testTarget(
             name: "SwellKioskTests",
-            dependencies: ["SwellKiosk", "SwellRaster", "SwellSystem", "SwellScenes", "SwellPlayer", "CDRM"]),
+            dependencies: [
+                "SwellDisplay", "SwellInput", "SwellLoop", "SwellService", "SwellRaster", "SwellSystem", "SwellScenes",
+                "SwellPlayer", "CDRM",
+            ]),
         .testTarget(name: "SwellSystemTests", dependencies: ["SwellSystem"]),
         // `swell` too: the video commands are run as a kiosk owner runs them.
         .testTarget(
-            name: "SwellVideoTests", dependencies: ["swell", "SwellVideo", "SwellRaster", "SwellScenes", "SwellKiosk"]),
+            name: "SwellVideoTests",
+            dependencies: [
+                "swell", "SwellVideo", "SwellRaster", "SwellScenes", "SwellDisplay", "SwellInput", "SwellLoop",
+                "SwellService",
+            ]),
     ]
 )

@@ -1,7 +1,10 @@
+import SwellDisplay
+import SwellInput
 import SwellJSON
-import SwellKiosk
+import SwellLoop
 import SwellRaster
 import SwellScenes
+import SwellService
 
 /// A kiosk file that does not describe a plan: every problem found, each naming its JSON path.
 public struct KioskFileError: Error, CustomStringConvertible {

@@ -1,5 +1,8 @@
-import SwellKiosk
+import SwellDisplay
+import SwellInput
+import SwellLoop
 import SwellRaster
+import SwellService
 
 /// Everything a kiosk runs, typed and checked: which outputs show what, how touches reach them,
 /// the clock and the screen's power. A kiosk file (`parseKioskFile`) and `swell run`'s options

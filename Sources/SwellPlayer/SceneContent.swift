@@ -1,6 +1,9 @@
-import SwellKiosk
+import SwellDisplay
+import SwellInput
+import SwellLoop
 import SwellRaster
 import SwellScenes
+import SwellService
 import SwellSystem
 
 /// A scene as the kiosk loop's content. The loop's clock is the only one: the scene's time is
@@ -106,7 +109,7 @@ public final class SceneContent: KioskContent {
         return damage
     }
 
-    public func handle(_ touch: SwellKiosk.TouchEvent, at time: Double) {
+    public func handle(_ touch: SwellInput.TouchEvent, at time: Double) {
         // On a wall's tile the touch lands on the canvas where the tile shows it.
         var event = sceneTouch(touch, at: sceneTime(time))
         event.x += Double(viewport?.rect.x0 ?? 0)
@@ -167,7 +170,7 @@ public final class SceneContent: KioskContent {
 }
 
 /// The kiosk's touch event (screen pixels, a finger id) as the scene's (with the time it arrived).
-public func sceneTouch(_ event: SwellKiosk.TouchEvent, at time: Double) -> SwellScenes.TouchEvent {
+public func sceneTouch(_ event: SwellInput.TouchEvent, at time: Double) -> SwellScenes.TouchEvent {
     let phase: SwellScenes.TouchEvent.Phase
     switch event.phase {
     case .began: phase = .began

@@ -1,4 +1,7 @@
-import SwellKiosk
+import SwellDisplay
+import SwellInput
+import SwellLoop
+import SwellService
 import Testing
 
 /// Whether `assigned` gives each output a CRTC its masks allow, and no CRTC twice.

@@ -1,5 +1,8 @@
 import CDRM
-import SwellKiosk
+import SwellDisplay
+import SwellInput
+import SwellLoop
+import SwellService
 import Testing
 
 /// Display hotplug: which uevents make the presenter look at the card again, and what it does

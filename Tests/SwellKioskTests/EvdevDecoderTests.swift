@@ -1,4 +1,7 @@
-import SwellKiosk
+import SwellDisplay
+import SwellInput
+import SwellLoop
+import SwellService
 import Testing
 
 /// Synthetic input_event sequences through the decoder's state machine.

@@ -1,6 +1,9 @@
 import Foundation
-import SwellKiosk
+import SwellDisplay
+import SwellInput
+import SwellLoop
 import SwellRaster
+import SwellService
 import Testing
 
 /// Following a file's new content with inotify: the ways signage files get replaced.

@@ -1,8 +1,11 @@
 import Foundation
-import SwellKiosk
+import SwellDisplay
+import SwellInput
+import SwellLoop
 import SwellPlayer
 import SwellRaster
 import SwellScenes
+import SwellService
 import SwellSystem
 import Testing
 

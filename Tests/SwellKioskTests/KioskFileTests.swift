@@ -1,8 +1,11 @@
 import Foundation
-import SwellKiosk
+import SwellDisplay
+import SwellInput
+import SwellLoop
 import SwellPlayer
 import SwellRaster
 import SwellScenes
+import SwellService
 import Testing
 
 /// The kiosk file (`kiosk/1`) as its parser reads it: a plan with every section, and every

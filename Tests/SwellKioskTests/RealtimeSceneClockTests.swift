@@ -1,4 +1,7 @@
-import SwellKiosk
+import SwellDisplay
+import SwellInput
+import SwellLoop
+import SwellService
 import Testing
 
 /// The realtime scene clock with injected readings: in step with CLOCK_REALTIME − epoch, wrapped

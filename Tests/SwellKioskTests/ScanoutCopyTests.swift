@@ -1,5 +1,8 @@
-import SwellKiosk
+import SwellDisplay
+import SwellInput
+import SwellLoop
 import SwellRaster
+import SwellService
 import Testing
 
 /// A picture whose every pixel encodes its own position, so any misplaced pixel is detected.

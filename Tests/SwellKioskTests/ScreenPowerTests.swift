@@ -1,4 +1,7 @@
-import SwellKiosk
+import SwellDisplay
+import SwellInput
+import SwellLoop
+import SwellService
 import Testing
 
 /// The display's power bookkeeping: the screen saver (no touch for a while), night hours by

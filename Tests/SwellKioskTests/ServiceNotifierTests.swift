@@ -1,6 +1,9 @@
 import Foundation
-import SwellKiosk
+import SwellDisplay
+import SwellInput
+import SwellLoop
 import SwellRaster
+import SwellService
 import SwellSystem
 import Testing
 

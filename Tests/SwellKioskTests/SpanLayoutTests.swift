@@ -1,5 +1,8 @@
-import SwellKiosk
+import SwellDisplay
+import SwellInput
+import SwellLoop
 import SwellRaster
+import SwellService
 import Testing
 
 /// Where the outputs of a span lie on its canvas, and the layouts refused as usage errors.

@@ -1,6 +1,9 @@
-import SwellKiosk
+import SwellDisplay
+import SwellInput
+import SwellLoop
 import SwellRaster
 import SwellScenes
+import SwellService
 import Testing
 
 /// A span's seam is exact: each output's scan-out is, byte for byte, its columns of the whole
@@ -27,7 +30,7 @@ import Testing
             return player.render(at: time, into: surface)
         }
 
-        func handle(_ touch: SwellKiosk.TouchEvent, at time: Double) {
+        func handle(_ touch: SwellInput.TouchEvent, at time: Double) {
             let phase: SwellScenes.TouchEvent.Phase =
                 touch.phase == .began ? .began : touch.phase == .moved ? .moved : .ended
             let event = SwellScenes.TouchEvent(phase, finger: touch.id, x: touch.x, y: touch.y, time: time)
@@ -51,7 +54,7 @@ import Testing
     struct Touch {
         var time: Double
         var output: Int
-        var event: SwellKiosk.TouchEvent
+        var event: SwellInput.TouchEvent
     }
 
     /// A finger going down on the left panel 6 px from its right edge, dragging across the seam
@@ -176,7 +179,7 @@ import Testing
         try b.present(damage: span.tiles[1].render(at: 0, into: b.shadow.surface))
         #expect(span.canvasFrames == 1)
         #expect(span.tiles[0].isIdle(at: 0.05) && span.tiles[1].isIdle(at: 0.05))
-        span.tiles[0].handle(SwellKiosk.TouchEvent(.began, id: 0, x: 60, y: 16), at: 0.1)
+        span.tiles[0].handle(SwellInput.TouchEvent(.began, id: 0, x: 60, y: 16), at: 0.1)
         // Only A draws at 0.2: the ring crossing into B is pending for B, which is not idle.
         try a.present(damage: span.tiles[0].render(at: 0.2, into: a.shadow.surface))
         #expect(span.canvasFrames == 2)

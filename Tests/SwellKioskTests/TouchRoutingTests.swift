@@ -1,4 +1,7 @@
-import SwellKiosk
+import SwellDisplay
+import SwellInput
+import SwellLoop
+import SwellService
 import Testing
 
 /// Which output a touch device touches: `--touch DEVICE=OUTPUT` first, else the one panel of the

@@ -1,6 +1,9 @@
-import SwellKiosk
+import SwellDisplay
+import SwellInput
+import SwellLoop
 import SwellRaster
 import SwellScenes
+import SwellService
 import SwellSystem
 import SwellVideo
 import Testing

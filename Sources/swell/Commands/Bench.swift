@@ -1,9 +1,12 @@
+import SwellDisplay
 import SwellDrawList
+import SwellInput
 import SwellJSON
-import SwellKiosk
+import SwellLoop
 import SwellOutput
 import SwellRaster
 import SwellScenes
+import SwellService
 import SwellSystem
 
 #if canImport(Glibc)

@@ -1,7 +1,10 @@
-import SwellKiosk
+import SwellDisplay
+import SwellInput
+import SwellLoop
 import SwellOutput
 import SwellRaster
 import SwellScenes
+import SwellService
 import SwellSystem
 
 /// `swell bench --display NAME=SCENE --display NAME=SCENE`: several outputs of one kiosk, each

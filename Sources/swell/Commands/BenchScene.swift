@@ -1,8 +1,11 @@
+import SwellDisplay
+import SwellInput
 import SwellJSON
-import SwellKiosk
+import SwellLoop
 import SwellOutput
 import SwellRaster
 import SwellScenes
+import SwellService
 import SwellSystem
 
 #if canImport(Glibc)

@@ -1,5 +1,8 @@
-import SwellKiosk
+import SwellDisplay
+import SwellInput
+import SwellLoop
 import SwellScenes
+import SwellService
 
 /// `swell bench --scenes DIR`: every scene file in DIR (*.json; examples/ holds one of each built-in
 /// scene), one after another on the same output, in one table — whether this machine holds the

@@ -1,4 +1,8 @@
-import SwellKiosk
+import SwellDisplay
+import SwellInput
+import SwellLoop
+import SwellService
+
 
 let displaysVerb = Verb(
     name: "displays",

@@ -1,6 +1,9 @@
-import SwellKiosk
+import SwellDisplay
+import SwellInput
+import SwellLoop
 import SwellPlayer
 import SwellScenes
+import SwellService
 import SwellSystem
 
 /// Reads and checks a kiosk file: exit 66 when it cannot be read, 65 with every problem, one line

@@ -1,6 +1,9 @@
-import SwellKiosk
+import SwellDisplay
+import SwellInput
+import SwellLoop
 import SwellPlayer
 import SwellRaster
+import SwellService
 import SwellSystem
 
 /// `--touch DEVICE=OUTPUT` (`run`): which output a touch device touches.

@@ -1,4 +1,8 @@
-import SwellKiosk
+import SwellDisplay
+import SwellInput
+import SwellLoop
+import SwellService
+
 
 /// The values of the output and touch options, read with the messages that name each option
 /// (SwellKiosk's types know their grammar, not the command line).

@@ -1,5 +1,8 @@
-import SwellKiosk
+import SwellDisplay
+import SwellInput
+import SwellLoop
 import SwellPlayer
+import SwellService
 
 let runVerb = Verb(
     name: "run",

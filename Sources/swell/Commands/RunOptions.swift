@@ -1,5 +1,8 @@
-import SwellKiosk
+import SwellDisplay
+import SwellInput
+import SwellLoop
 import SwellPlayer
+import SwellService
 
 /// `swell run`'s options as a kiosk plan: the shorthand of a kiosk file, for one command line.
 /// Every check that needs no display is made here, before any display is taken; `--display`

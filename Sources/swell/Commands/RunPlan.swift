@@ -1,7 +1,10 @@
-import SwellKiosk
+import SwellDisplay
+import SwellInput
+import SwellLoop
 import SwellPlayer
 import SwellRaster
 import SwellScenes
+import SwellService
 import SwellSystem
 
 /// The one road of `swell run`: loads what the plan shows (a scene that does not load fails

@@ -1,7 +1,10 @@
+import SwellDisplay
 import SwellDrawList
-import SwellKiosk
+import SwellInput
+import SwellLoop
 import SwellOutput
 import SwellRaster
+import SwellService
 
 let showVerb = Verb(
     name: "show",

@@ -1,4 +1,8 @@
-import SwellKiosk
+import SwellDisplay
+import SwellInput
+import SwellLoop
+import SwellService
+
 
 /// `--touch DEVICE=OUTPUT`: the option's grammar and its messages (the routing itself is
 /// SwellKiosk's `TouchRouting`).

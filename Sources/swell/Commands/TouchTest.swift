@@ -1,5 +1,8 @@
-import SwellKiosk
+import SwellDisplay
+import SwellInput
+import SwellLoop
 import SwellRaster
+import SwellService
 
 let touchTestVerb = Verb(
     name: "touch-test",
@@ -126,7 +129,7 @@ private final class TouchTestContent: KioskContent {
         return .whole(width: surface.width, height: surface.height)
     }
 
-    func handle(_ event: SwellKiosk.TouchEvent, at time: Double) {
+    func handle(_ event: SwellInput.TouchEvent, at time: Double) {
         printNow(event.description)
         if event.phase == .began, session?.nextTarget != nil, let input {
             calibrationTap(event, &session, input: input)
@@ -153,7 +156,7 @@ private final class TouchTestContent: KioskContent {
 /// A tap during `--calibrate`: recorded against its cross; after the last one the matrix is
 /// printed and applied to the input from then on.
 private func calibrationTap(
-    _ event: SwellKiosk.TouchEvent, _ session: inout CalibrationSession?, input: InputMonitor
+    _ event: SwellInput.TouchEvent, _ session: inout CalibrationSession?, input: InputMonitor
 ) {
     guard var current = session else { return }
     let mapping = input.mapping
