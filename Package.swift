@@ -20,6 +20,13 @@
 //                    fonts, through SwellText; the clocks and locks it needs, through SwellSystem)
 //   SwellVideo     – video files (FFmpeg's libavformat, libavcodec, libswscale): decoded ahead on
 //                    a thread of their own into XRGB frames, shown by time stamp
+//   SwellService   – the kiosk as a system service: its errors, stop and screen signals, systemd's
+//                    notifications, the journal's lines
+//   SwellDisplay   – presenters behind one protocol (DRM/KMS, fbdev, memory), the VT console,
+//                    display hotplug
+//   SwellInput     – evdev touch screens, tablets and mice: calibration, routing to outputs
+//   SwellLoop      – the kiosk loop (input → content → render → present, per output), screen
+//                    power and night hours, spans, followed files
 //   SwellPlayer    – what a kiosk runs: the kiosk file (`kiosk/1`) as one typed plan, and a scene
 //                    as the kiosk loop's content (reloads, realtime clock, replay, followed files)
 //   swell          – the command-line tool
