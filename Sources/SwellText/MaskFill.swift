@@ -1,14 +1,16 @@
-/// Exact-area coverage of a flattened outline into a glyph-sized accumulation buffer (the signed-
-/// area method of font-rs and stb_truetype 2, as Kernels/Path/PathFill.swift, but in one pass
-/// over the whole mask: a glyph is small, so no tiles and no walking the outline once per 16 rows).
+import SwellRaster
+
+/// Exact-area coverage of a flattened glyph outline into a glyph-sized buffer of cells, with the
+/// accumulator the path fill uses (`CoverageAccumulator`, in Float arithmetic), in one pass over
+/// the whole mask: a glyph is small, so no tiles and no walking the outline once per 16 rows.
 ///
-/// Each line adds to the cells of every row it crosses the signed area between itself and the
-/// row's right end, as deltas; a running sum over the buffer then gives every pixel's signed
-/// covered area, exactly for the flattened outline, and coverage = min(|area|, 1) (non-zero
-/// winding where a pixel sees winding 0 or ±1, as the path filler). A row's deltas sum to zero
-/// over a closed outline, so the running sum runs straight across row ends, and a delta at x = w
-/// lands in the next row's first cell, which is the same place for the sum.
-/// Quadratics and cubics become lines within `maskFlatteningTolerance`.
+/// Rules: a row's deltas sum to zero over a closed outline, so the running sum runs straight
+/// across row ends, and a delta at x = w lands in the next row's first cell, which is the same
+/// place for the sum. Quadratics and cubics become lines within `maskFlatteningTolerance`.
+/// Lines are queued and added in batches of eight whose set-up and first two row steps are
+/// worked out in `SIMD8` lanes, each lane the same IEEE expression as the scalar accumulator,
+/// and each cell receives the same additions in the same order: the coverage bytes are those of
+/// adding the lines one at a time (MaskAccumulatorTests).
 public struct MaskAccumulator {
     public private(set) var cells: UnsafeMutablePointer<Float>
     private var capacity: Int
@@ -73,15 +75,11 @@ public struct MaskAccumulator {
         currentY = y
     }
 
-    /// How many chords keep a quadratic within `maskFlatteningTolerance` of its curve (its
-    /// deviation from a chord is a quarter of its second difference), at most 256.
+    /// How many chords keep a quadratic within `maskFlatteningTolerance` of its curve, at most
+    /// 256 (`quadChordCount`).
     @inline(__always)
     private func chordCount(_ x0: Double, _ y0: Double, _ cx: Double, _ cy: Double, _ x: Double, _ y: Double) -> Int {
-        let ddx = x0 - 2 * cx + x
-        let ddy = y0 - 2 * cy + y
-        let deviation = (ddx * ddx + ddy * ddy).squareRoot() / 4
-        return deviation > maskFlatteningTolerance
-            ? min(256, Int((deviation / maskFlatteningTolerance).squareRoot().rounded(.up))) : 1
+        quadChordCount(x0, y0, cx, cy, x, y, tolerance: maskFlatteningTolerance, most: 256)
     }
 
     /// A quadratic's chords, queued eight points at a time (each point the same expression as
@@ -146,8 +144,9 @@ public struct MaskAccumulator {
     /// of a flattened glyph take one or two row steps of one or two cells (text-page.json:
     /// 43 581 lines, 68 256 row steps; 13 177 steps of two or more cells): a line taken alone
     /// cost about 130 instructions, mostly this set-up. Every value is the same expression as the
-    /// scalar `addRowSteps`, lane by lane (IEEE operations, nothing fused or reordered), and each
-    /// cell receives the same additions in the same order, so the coverage bytes are the same.
+    /// scalar `CoverageAccumulator.addStep`, lane by lane (IEEE operations, nothing fused or
+    /// reordered), and each cell receives the same additions in the same order, so the coverage
+    /// bytes are the same.
     /// Steps of three or more cells and lines of three or more rows finish in scalar code.
     private mutating func addPending() {
         let count = pendingCount
@@ -236,7 +235,7 @@ public struct MaskAccumulator {
     }
 
     /// Where a row step of eight lines from (x, y) ends: the next row boundary or `bottom`, as
-    /// `addRowSteps`' loop body finds it.
+    /// `CoverageAccumulator.addRowSteps`' loop body finds it.
     @inline(__always)
     private func rowEnd(
         _ x: SIMD8<Double>, _ y: SIMD8<Double>, bottom: SIMD8<Double>, slope: SIMD8<Double>, w: SIMD8<Double>
@@ -246,9 +245,10 @@ public struct MaskAccumulator {
         return (clampedX(x + slope * (nextY - y), w), nextY)
     }
 
-    /// The areas of a row step of eight lines from (x, y) to `end`, as `addRowSteps`' loop body:
-    /// the cell index of its first cell and its areas for one cell (c0, c1) or two (c0, c1, c2);
-    /// `wide` marks steps of three or more cells, left to `addWideStep`.
+    /// The areas of a row step of eight lines from (x, y) to `end`, as
+    /// `CoverageAccumulator.addStep`: the cell index of its first cell and its areas for one cell
+    /// (c0, c1) or two (c0, c1, c2); `wide` marks steps of three or more cells, left to
+    /// `CoverageAccumulator.addWideStep`.
     @inline(__always)
     private func stepAreas(
         _ x: SIMD8<Double>, _ y: SIMD8<Double>, _ end: (x: SIMD8<Double>, y: SIMD8<Double>), direction: SIMD8<Float>
@@ -276,15 +276,15 @@ public struct MaskAccumulator {
             wide: hiCeil .> loFloor + 2)
     }
 
-    /// Adds one row step of a batched line: a wide step through `addWideStep`, a narrow one as
-    /// its three precomputed cells.
+    /// Adds one row step of a batched line: a wide step through
+    /// `CoverageAccumulator.addWideStep`, a narrow one as its three precomputed cells.
     @inline(__always)
     private func addStep(
         wide: Bool, row: Int, from x: Double, to nextX: Double, _ delta: Float, cell index: Int, _ c0: Float,
         _ c1: Float, _ c2: Float
     ) {
         if wide {
-            addWideStep(cells + row &* width, x, nextX, delta)
+            coverage.addWideStep(cells + row &* width, x, nextX, delta)
         } else {
             let cell = cells + index
             cell[0] += c0
@@ -313,7 +313,7 @@ public struct MaskAccumulator {
                 cell: b.int(LineBatch.index2, k), b.float(LineBatch.c02, k), b.float(LineBatch.c12, k),
                 b.float(LineBatch.c22, k))
             guard flags & 16 != 0 else { continue }
-            addRowSteps(
+            coverage.addRowSteps(
                 x: nextX2, y: b.double(LineBatch.nextY2, k), bottom: b.double(LineBatch.bottom, k),
                 slope: b.double(LineBatch.slope, k), direction: b.float(LineBatch.direction, k))
         }
@@ -323,15 +323,7 @@ public struct MaskAccumulator {
     /// without the queue: what the batches must equal bit for bit (MaskAccumulatorTests).
     public mutating func addLineAlone(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) {
         addPending()
-        guard ay != by else { return }
-        let (direction, x0, y0, x1, y1): (Float, Double, Double, Double, Double) =
-            ay < by ? (1, ax, ay, bx, by) : (-1, bx, by, ax, ay)
-        let top = max(0, y0)
-        let bottom = min(Double(height), y1)
-        guard top < bottom else { return }
-        let slope = (x1 - x0) / (y1 - y0)
-        let x = min(max(x0 + (top - y0) * slope, 0), Double(width))
-        addRowSteps(x: x, y: top, bottom: bottom, slope: slope, direction: direction)
+        coverage.addLine(ax, ay, bx, by, rows: Double(height), in: Float.self, exactEnd: false)
     }
 
     /// `quad` one chord at a time through `addLineAlone` (MaskAccumulatorTests).
@@ -357,65 +349,12 @@ public struct MaskAccumulator {
     /// Adds every queued line now.
     public mutating func flush() { addPending() }
 
-    /// A line's remaining row steps from (x, y), one row at a time (lines of three or more rows).
-    /// Points lie inside [0, width] x [0, height] (the mask is the outline's control box),
-    /// clamped anyway so a stray point never writes outside the cells.
-    private func addRowSteps(x start: Double, y top: Double, bottom: Double, slope: Double, direction: Float) {
-        let w = Double(width)
-        var x = start
-        var y = top
-        while y < bottom {
-            let row = Int(y)
-            let nextY = min(Double(row + 1), bottom)
-            let dy = nextY - y
-            let nextX = min(max(x + slope * dy, 0), w)
-            let d = Float(dy) * direction
-            let line = cells + row * width
-            let lo = min(x, nextX)
-            let hi = max(x, nextX)
-            let loFloor = lo.rounded(.down)
-            let i0 = Int(loFloor)
-            let i1 = Int(hi.rounded(.up))
-            if i1 <= i0 + 1 {
-                let middle = Float(0.5 * (x + nextX) - loFloor)
-                line[i0] += d - d * middle
-                line[i0 + 1] += d * middle
-            } else if i1 == i0 + 2 {
-                let s = Float(1 / (hi - lo))
-                let f0 = Float(lo - loFloor)
-                let a0 = 0.5 * s * (1 - f0) * (1 - f0)
-                let f1 = Float(hi - hi.rounded(.up) + 1)
-                let am = 0.5 * s * f1 * f1
-                line[i0] += d * a0
-                line[i0 + 1] += d * (1 - a0 - am)
-                line[i1] += d * am
-            } else {
-                addWideStep(line, x, nextX, d)
-            }
-            x = nextX
-            y = nextY
-        }
-    }
-
-    /// A row step across three or more cells (a nearly horizontal line).
-    private func addWideStep(_ line: UnsafeMutablePointer<Float>, _ x: Double, _ nextX: Double, _ d: Float) {
-        let lo = min(x, nextX)
-        let hi = max(x, nextX)
-        let loFloor = lo.rounded(.down)
-        let i0 = Int(loFloor)
-        let i1 = Int(hi.rounded(.up))
-        let s = Float(1 / (hi - lo))
-        let f0 = Float(lo - loFloor)
-        let a0 = 0.5 * s * (1 - f0) * (1 - f0)
-        let f1 = Float(hi - hi.rounded(.up) + 1)
-        let am = 0.5 * s * f1 * f1
-        line[i0] += d * a0
-        let a1 = s * (1.5 - f0)
-        line[i0 + 1] += d * (a1 - a0)
-        for i in (i0 + 2)..<(i1 - 1) { line[i] += d * s }
-        let a2 = a1 + Float(i1 - i0 - 3) * s
-        line[i1 - 1] += d * (1 - a2 - am)
-        line[i1] += d * am
+    /// The cells as a `CoverageAccumulator`. Points lie inside [0, width] x [0, height] (the
+    /// mask is the outline's control box), clamped anyway so a stray point never writes outside
+    /// the cells.
+    @inline(__always)
+    private var coverage: CoverageAccumulator {
+        CoverageAccumulator(cells: cells, stride: width, right: Double(width), touched: nil)
     }
 
     /// The running sum, as round(min(|area|, 1) · 255) into the mask's rows.

@@ -110,14 +110,16 @@ func benchDataPath(_ name: String) -> String {
     /// compute columns again per band), up to four a thread; frames without are cut finer, up
     /// to eight a thread of at least 48 rows; one thread draws the rows as one band.
     @Test func bandHeightsFollowWhatTheFrameDraws() {
-        let two = FrameRenderer(threads: 2)
-        #expect(two.rowsPerBand(height: 189, width: 1920, mostlyCircles: false, repeatsColumns: true) == 95)
-        #expect(two.rowsPerBand(height: 600, width: 1920, mostlyCircles: false, repeatsColumns: true) == 100)
-        #expect(two.rowsPerBand(height: 600, width: 1920, mostlyCircles: false, repeatsColumns: false) == 50)
-        #expect(two.rowsPerBand(height: 1080, width: 1920, mostlyCircles: false, repeatsColumns: false) == 68)
-        #expect(two.rowsPerBand(height: 40, width: 1920, mostlyCircles: false, repeatsColumns: false) == 20)
-        let one = FrameRenderer(threads: 1)
-        #expect(one.rowsPerBand(height: 600, width: 1920, mostlyCircles: false, repeatsColumns: false) == 600)
+        func rows(_ height: Int, waves: Bool, threads: Int) -> Int {
+            RenderTuning().rowsPerBand(
+                height: height, width: 1920, mostlyCircles: false, repeatsColumns: waves, threads: threads)
+        }
+        #expect(rows(189, waves: true, threads: 2) == 95)
+        #expect(rows(600, waves: true, threads: 2) == 100)
+        #expect(rows(600, waves: false, threads: 2) == 50)
+        #expect(rows(1080, waves: false, threads: 2) == 68)
+        #expect(rows(40, waves: false, threads: 2) == 20)
+        #expect(rows(600, waves: false, threads: 1) == 600)
     }
 
     /// Shapes whose rows lie far beyond Int's range: the banded renderer's row extents converted

@@ -6,7 +6,7 @@ import Testing
 #endif
 
 /// The bands of decreasing cost that several threads take from a shared counter
-/// (`FrameRenderer.guidedBands`), and frames cut so (a picture revealed through a wave-edged
+/// (`BandPlan.guidedBands`), and frames cut so (a picture revealed through a wave-edged
 /// path, rings over wave fills) giving the plain pipeline's bytes on any number of threads.
 @Suite struct GuidedBandsTests {
     static func cut(
@@ -14,7 +14,7 @@ import Testing
     ) -> [ClipRect] {
         var bands: [ClipRect] = []
         costs.withUnsafeBufferPointer { costs in
-            FrameRenderer.guidedBands(
+            BandPlan.guidedBands(
                 costs, regions, threads: threads, alignment: alignment, mostRows: mostRows, into: &bands)
         }
         return bands

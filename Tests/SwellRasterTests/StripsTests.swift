@@ -2,7 +2,7 @@ import SwellRaster
 import Testing
 
 /// Frames of wave strokes drawn on several threads are cut into vertical strips
-/// (`FrameRenderer.cutIntoStrips`): every strip cut, thread count and damage must give the bytes
+/// (`BandPlan.cutIntoStrips`): every strip cut, thread count and damage must give the bytes
 /// of the plain op-by-op pipeline (and so of row bands).
 @Suite struct StripsTests {
     /// Stroke bundles (fast, exact-offset and bent strokes, clips, masked layers) with, in half
@@ -91,7 +91,7 @@ import Testing
             let unit = Int.random(in: 1...200, using: &random)
             let threads = Int.random(in: 2...4, using: &random)
             var strips: [ClipRect] = []
-            FrameRenderer.appendStrips(of: region, columns: unit, threads: threads, into: &strips)
+            BandPlan.appendStrips(of: region, columns: unit, threads: threads, into: &strips)
             var x = region.x0
             for strip in strips {
                 #expect(strip.x0 == x && strip.x1 > strip.x0 && strip.y0 == region.y0 && strip.y1 == region.y1)

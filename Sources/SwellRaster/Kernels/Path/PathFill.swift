@@ -1,11 +1,10 @@
 /// Anti-aliased fill of closed paths of lines and quadratic Béziers, non-zero winding.
 ///
-/// Method (the signed-area accumulation of font-rs / stb_truetype 2): quadratics are flattened
-/// into lines within `pathFlatteningTolerance`; each line adds, to the cells of every pixel row
-/// it crosses, the signed area between itself and the row's right end, as deltas; a running
-/// sum along the row then gives each pixel's signed covered area exactly (for the flattened
-/// outline). Each row remembers the span of cells it touched, so untouched pixels cost nothing
-/// and the run after the last touched cell is one constant span.
+/// Method: quadratics are flattened into lines within `pathFlatteningTolerance`, and the lines'
+/// signed areas are added to cells (`CoverageAccumulator`, CoverageAccumulator.swift: the
+/// accumulator glyph masks use too); a running sum along each row gives each pixel's coverage.
+/// Each row remembers the span of cells it touched, so untouched pixels cost nothing and the
+/// run after the last touched cell is one constant span.
 ///
 /// No heap allocation: the work is done in tiles of at most `pathTileColumns` x `pathBandRows`
 /// pixels with one fixed scratch buffer on the stack. For each tile the path is walked again;
@@ -36,18 +35,6 @@ public let pathCoordinateLimit = 1e12
 @inlinable
 public func fillPath(_ surface: PixelSurface, _ path: Path, _ source: SourceColor, clip: ClipRect) {
     fillPath(surface, path, painter: SolidPainter(source), clip: clip)
-}
-
-/// Number of chords for a quadratic p0–c–p2 so no chord strays more than the tolerance:
-/// the deviation of n equal-parameter chords is |p0 − 2c + p2| / (4n²).
-@inlinable @inline(__always)
-func quadChordCount(_ x0: Double, _ y0: Double, _ cx: Double, _ cy: Double, _ x2: Double, _ y2: Double) -> Int {
-    let ddx = x0 - 2 * cx + x2
-    let ddy = y0 - 2 * cy + y2
-    let deviation = (ddx * ddx + ddy * ddy).squareRoot() / 4
-    guard deviation > pathFlatteningTolerance else { return 1 }
-    let n = (deviation / pathFlatteningTolerance).squareRoot().rounded(.up)
-    return n.isFinite ? Int(min(n, 4096)) : 1
 }
 
 /// The bounding box of every point of the path (a quadratic stays inside the hull of its
@@ -255,73 +242,17 @@ func accumulateClippedLine(
         cells, cellStride: cellStride, rows: rows, touched: touched, previousX, previousY, min(max(x1, 0), w), y1)
 }
 
-/// Adds one line's signed area deltas (x already within 0...width) to the band's cells.
+/// Adds one line's signed area deltas (x already within 0...width) to the band's cells
+/// (`CoverageAccumulator`, in Double; the row step ending at the line's end takes its x).
 @inlinable @inline(__always)
 func accumulateLine(
     _ cells: UnsafeMutablePointer<Float>, cellStride: Int, rows: Int,
     touched: UnsafeMutablePointer<Int32>, _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double
 ) {
-    if ay == by { return }
-    let direction: Double = ay < by ? 1 : -1
-    let (x0, y0, x1, y1) = ay < by ? (ax, ay, bx, by) : (bx, by, ax, ay)
-    let dxdy = (x1 - x0) / (y1 - y0)
-    let yStart = max(y0, 0)
-    let yEnd = min(y1, Double(rows))
-    guard yStart < yEnd else { return }
     // Clamped so rounding never reaches a cell outside 0...width (the band has width + 2 cells).
-    let maxX = Double(cellStride - 2)
-    var x = min(max(x0 + (yStart - y0) * dxdy, 0), maxX)
-    var row = Int(yStart.rounded(.down))
-    while Double(row) < yEnd {
-        let rowTop = max(Double(row), yStart)
-        let rowBottom = min(Double(row + 1), yEnd)
-        let dy = rowBottom - rowTop
-        let xNext = rowBottom == y1 ? x1 : min(max(x + dxdy * dy, 0), maxX)
-        let d = dy * direction
-        let left = min(x, xNext)
-        let right = max(x, xNext)
-        let leftFloor = left.rounded(.down)
-        let leftIndex = Int(leftFloor)
-        let rightCeil = right.rounded(.up)
-        let rightIndex = Int(rightCeil)
-        let line = cells + row * cellStride
-        var lastTouched: Int
-        if rightIndex <= leftIndex + 1 {
-            // Within one cell: the part of that pixel right of the line's mean x is covered.
-            let meanInCell = 0.5 * (x + xNext) - leftFloor
-            line[leftIndex] += Float(d - d * meanInCell)
-            line[leftIndex + 1] += Float(d * meanInCell)
-            lastTouched = leftIndex + 1
-        } else {
-            let inverseSpan = 1 / (right - left)
-            let leftFraction = left - leftFloor
-            let firstArea = 0.5 * inverseSpan * (1 - leftFraction) * (1 - leftFraction)
-            let rightFraction = right - rightCeil + 1
-            let lastArea = 0.5 * inverseSpan * rightFraction * rightFraction
-            line[leftIndex] += Float(d * firstArea)
-            if rightIndex == leftIndex + 2 {
-                line[leftIndex + 1] += Float(d * (1 - firstArea - lastArea))
-            } else {
-                let secondArea = inverseSpan * (1.5 - leftFraction)
-                line[leftIndex + 1] += Float(d * (secondArea - firstArea))
-                var cell = leftIndex + 2
-                let step = Float(d * inverseSpan)
-                while cell < rightIndex - 1 {
-                    line[cell] += step
-                    cell += 1
-                }
-                let beforeLast = secondArea + Double(rightIndex - leftIndex - 3) * inverseSpan
-                line[rightIndex - 1] += Float(d * (1 - beforeLast - lastArea))
-            }
-            line[rightIndex] += Float(d * lastArea)
-            lastTouched = rightIndex
-        }
-        let span = touched + 2 * row
-        if Int32(leftIndex) < span[0] { span[0] = Int32(leftIndex) }
-        if Int32(lastTouched) > span[1] { span[1] = Int32(lastTouched) }
-        x = xNext
-        row += 1
-    }
+    let coverage = CoverageAccumulator(
+        cells: cells, stride: cellStride, right: Double(cellStride - 2), touched: touched)
+    coverage.addLine(ax, ay, bx, by, rows: Double(rows), in: Double.self, exactEnd: true)
 }
 
 /// Turns one row's deltas into coverage (running sum, |area| clamped to 1), composites it and

@@ -3,7 +3,7 @@
 /// partly covered and drawn column group by column group, and `fullRows` (from there to the
 /// bottom of the clip) are fully covered: every pixel of such a row gets the same constant-alpha
 /// blend (`WaveBlender.fullSpan`). `fillWave` draws both; the frame renderer's lazy rows use the
-/// split to keep full rows of full-width fills as one colour per row (FrameRenderer.swift).
+/// split to keep full rows of full-width fills as one colour per row (BandDrawing.swift).
 @frozen
 public struct WaveFillRows {
     /// The clip inside the surface: the only pixels the fill touches.
