@@ -123,10 +123,16 @@ public struct ScriptedPlayback {
     @discardableResult
     public mutating func render(at time: Double, into surface: PixelSurface) -> Damage {
         player.screen = player.screenSize(for: surface)
+        deliver(upTo: time)
+        return player.render(at: time, into: surface)
+    }
+
+    /// Delivers every event due by `time` (times must not decrease), for callers that draw the
+    /// frame themselves (a benchmark times the drawing alone).
+    public mutating func deliver(upTo time: Double) {
         while next < events.count && events[next].time <= time {
             player.handle(events[next])
             next += 1
         }
-        return player.render(at: time, into: surface)
     }
 }

@@ -32,14 +32,15 @@ func benchOutputs(_ texts: [String], _ arguments: ParsedArguments) throws -> Int
     var runs = try (outputs + [(name: "reference", scene: outputs[0].scene)]).map { output in
         BenchOutputRun(
             name: output.name, scene: output.scene, player: try loadScenePlayer(output.scene, threads: threads),
-            presenter: MemoryPresenter(panelWidth: size.0, panelHeight: size.1, buffers: 2), frames: frames)
+            presenter: MemoryPresenter(panelWidth: size.0, panelHeight: size.1, buffers: 2), frames: frames,
+            script: script)
     }
     var progress = ProgressBar(total: frames, label: "\(outputs.count) outputs")
     for index in runs.indices { try runs[index].startup() }
     for frame in 0..<frames {
         if StopSignals.received != nil { break }
         let time = Double(frame) / refresh
-        for index in runs.indices { try runs[index].step(at: time, script: script) }
+        for index in runs.indices { try runs[index].step(at: time) }
         progress.update(frame + 1)
     }
     progress.finish()
@@ -99,9 +100,14 @@ private struct BenchOutputRun {
     let player: ScenePlayer
     let presenter: MemoryPresenter
     var times = FrameTimes()
-    var nextEvent = 0
+    /// The script's touches, delivered as the frames advance.
+    var playback: ScriptedPlayback
 
-    init(name: String, scene: String, player: ScenePlayer, presenter: MemoryPresenter, frames: Int) {
+    init(
+        name: String, scene: String, player: ScenePlayer, presenter: MemoryPresenter, frames: Int,
+        script: [SwellScenes.TouchEvent]
+    ) {
+        playback = ScriptedPlayback(player: player, script: TouchScript(events: script))
         self.name = name
         self.scene = scene
         self.player = player
@@ -114,11 +120,8 @@ private struct BenchOutputRun {
         times.startup = try startupFrame(player, on: presenter, presenting: true, clockStep: nil)
     }
 
-    mutating func step(at time: Double, script: [SwellScenes.TouchEvent]) throws {
-        while nextEvent < script.count && script[nextEvent].time <= time {
-            player.handle(script[nextEvent])
-            nextEvent += 1
-        }
+    mutating func step(at time: Double) throws {
+        playback.deliver(upTo: time)
         let started = monotonicSeconds()
         let drawn = player.render(at: time, into: presenter.shadow.surface)
         let rendered = monotonicSeconds()

@@ -149,9 +149,8 @@ func benchFrames(
     var times = FrameTimes()
     times.reserve(frames)
     var progress = ProgressBar(total: frames, label: name)
-    var nextEvent = 0
     // A held animation takes no touches.
-    let script = clockStep == nil ? script : []
+    var playback = ScriptedPlayback(player: player, script: TouchScript(events: clockStep == nil ? script : []))
     let surface = presenter.shadow.surface
     player.screen = player.screenSize(for: surface)
     times.startup = try startupFrame(player, on: presenter, presenting: presenting, clockStep: clockStep)
@@ -160,10 +159,7 @@ func benchFrames(
         // --clock-step: the animation stands still at 0 and only the wall clock moves.
         let time = clockStep == nil ? Double(index) / refresh : 0
         if let clockStep { player.use(steppedClock(index + 1, clockStep)) }
-        while nextEvent < script.count && script[nextEvent].time <= time {
-            player.handle(script[nextEvent])
-            nextEvent += 1
-        }
+        playback.deliver(upTo: time)
         let started = monotonicSeconds()
         let drawn = player.render(at: time, into: surface)
         let renderedAt = monotonicSeconds()
