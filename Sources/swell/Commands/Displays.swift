@@ -3,7 +3,6 @@ import SwellInput
 import SwellLoop
 import SwellService
 
-
 let displaysVerb = Verb(
     name: "displays",
     summary: "list DRM cards, connectors, modes, framebuffers and touch/pointer devices",

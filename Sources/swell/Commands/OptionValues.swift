@@ -3,7 +3,6 @@ import SwellInput
 import SwellLoop
 import SwellService
 
-
 /// The values of the output and touch options, read with the messages that name each option
 /// (SwellKiosk's types know their grammar, not the command line).
 func outputChoice(_ text: String) throws(CommandFailure) -> OutputChoice {

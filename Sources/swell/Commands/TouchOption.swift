@@ -3,7 +3,6 @@ import SwellInput
 import SwellLoop
 import SwellService
 
-
 /// `--touch DEVICE=OUTPUT`: the option's grammar and its messages (the routing itself is
 /// SwellKiosk's `TouchRouting`).
 extension TouchRouting.Request {
