@@ -13,12 +13,16 @@ import Testing
         Output(name: "Virtual-1", width: 1920, height: 1080), Output(name: "Virtual-2", width: 1920, height: 1080),
     ]
 
-    static func usageError(_ make: () throws(KioskError) -> SpanLayout) -> String? {
+    /// The spelling of `swell run`'s options, as the command words the problems.
+    static let words = SpanLayout.Words(
+        span: "--span", position: "--span-at NAME=X,Y", bezel: "--bezel", rotate: "--rotate", mode: "--mode")
+
+    static func usageError(_ make: () throws(SpanLayout.Problem) -> SpanLayout) -> String? {
         do {
             _ = try make()
             return nil
         } catch {
-            return error.kind == .usage ? error.message : "not a usage error: \(error.message)"
+            return SpanLayout.message(error, words)
         }
     }
 
@@ -46,13 +50,14 @@ import Testing
             Output(name: "Virtual-1", width: 1280, height: 720), Output(name: "Virtual-2", width: 1024, height: 768),
         ]
         #expect(
-            Self.usageError { () throws(KioskError) in try SpanLayout(outputs: mixed, arrangement: .row) }
+            Self.usageError { () throws(SpanLayout.Problem) in try SpanLayout(outputs: mixed, arrangement: .row) }
                 == "--span: outputs side by side (row) need one height, but they are Virtual-1 1280x720, Virtual-2 1024x768 "
                 + "(after --rotate); say where each goes with --span-at NAME=X,Y (one per output), or choose modes of one "
                 + "height with --mode")
         #expect(
-            Self.usageError { () throws(KioskError) in try SpanLayout(outputs: mixed, arrangement: .column) }?.contains(
-                "one above the other (column) need one width") == true)
+            Self.usageError { () throws(SpanLayout.Problem) in try SpanLayout(outputs: mixed, arrangement: .column) }?
+                .contains(
+                    "one above the other (column) need one width") == true)
         // Stated positions take any sizes: the canvas is the box around them.
         let stated = try? SpanLayout(
             outputs: mixed,
@@ -66,7 +71,7 @@ import Testing
 
     @Test func badPositionsAreUsageErrors() {
         func positions(_ list: [(String, Int, Int)], bezel: Int = 0) -> String? {
-            Self.usageError { () throws(KioskError) in
+            Self.usageError { () throws(SpanLayout.Problem) in
                 try SpanLayout(
                     outputs: Self.fullHD,
                     arrangement: .positions(list.map { SpanLayout.Position(name: $0.0, x: $0.1, y: $0.2) }),
@@ -83,14 +88,20 @@ import Testing
                 "HDMI-A-1 is not one of --span's outputs") == true)
         #expect(
             positions([("Virtual-1", 0, 0), ("Virtual-2", 1919, 0)])
-                == "--span-at: Virtual-1 and Virtual-2 overlap on the canvas; move one")
+                == "--span-at NAME=X,Y: Virtual-1 and Virtual-2 overlap on the canvas; move one")
         #expect(positions([("Virtual-1", 10, 0), ("Virtual-2", 1940, 0)])?.contains("starts at 0,0") == true)
         #expect(
             positions([("Virtual-1", 0, 0), ("Virtual-2", 1960, 0)], bezel: 40)?.contains("--bezel goes with") == true)
         #expect(
-            Self.usageError { () throws(KioskError) in
+            Self.usageError { () throws(SpanLayout.Problem) in
                 try SpanLayout(outputs: Self.fullHD, arrangement: .row, bezel: -1)
             }
-                != nil)
+                == "--bezel wants a number of pixels ≥ 0, not -1")
+        // A kiosk file's author reads the members they wrote.
+        let kioskFile = SpanLayout.Words(
+            span: "\"span\"", position: "\"at\": [X, Y]", bezel: "\"bezel\"", rotate: "\"rotate\"", mode: "\"mode\"")
+        #expect(
+            SpanLayout.message(.positionCount(output: "DP-2", given: 0), kioskFile)
+                == "\"at\": [X, Y]: DP-2 needs exactly one position (given 0); every output of \"span\" takes one")
     }
 }

@@ -51,11 +51,61 @@ public struct SpanLayout: Sendable, Equatable {
     public let tiles: [ClipRect]
     public let names: [String]
 
-    /// Lays `outputs` out; a usage error for sizes that do not line up, a bezel below 0, or
+    /// What keeps outputs from making one canvas. The caller words it (`message(_:)`) in the
+    /// spelling its owner wrote: options on a command line, members of a kiosk file.
+    public enum Problem: Error, Equatable {
+        case negativeBezel(Int)
+        case bezelWithPositions
+        /// Outputs in a row (`what` "height") or column ("width") whose sizes differ.
+        case sizesDiffer(what: String, arrangement: String, sizes: String)
+        case positionCount(output: String, given: Int)
+        case strayPosition(String)
+        case overlap(String, String)
+        case notAtOrigin
+    }
+
+    /// How the caller spells a span's settings in its messages.
+    public struct Words: Sendable {
+        public var span: String
+        public var position: String
+        public var bezel: String
+        public var rotate: String
+        public var mode: String
+
+        public init(span: String, position: String, bezel: String, rotate: String, mode: String) {
+            self.span = span
+            self.position = position
+            self.bezel = bezel
+            self.rotate = rotate
+            self.mode = mode
+        }
+    }
+
+    /// One line saying what is wrong and the fix, in `words`.
+    public static func message(_ problem: Problem, _ words: Words) -> String {
+        switch problem {
+        case .negativeBezel(let bezel): "\(words.bezel) wants a number of pixels ≥ 0, not \(bezel)"
+        case .bezelWithPositions:
+            "\(words.bezel) goes with a row or column; with \(words.position) the positions hold the gaps"
+        case .sizesDiffer(let what, let arrangement, let sizes):
+            "\(words.span): outputs \(arrangement) need one \(what), but they are \(sizes) (after \(words.rotate)); "
+                + "say where each goes with \(words.position) (one per output), or choose modes of one \(what) with "
+                + words.mode
+        case .positionCount(let output, let given):
+            "\(words.position): \(output) needs exactly one position (given \(given)); every output of "
+                + "\(words.span) takes one"
+        case .strayPosition(let name): "\(words.position): \(name) is not one of \(words.span)'s outputs"
+        case .overlap(let a, let b): "\(words.position): \(a) and \(b) overlap on the canvas; move one"
+        case .notAtOrigin:
+            "\(words.position): the canvas starts at 0,0: put the leftmost output at X 0 and the topmost at Y 0"
+        }
+    }
+
+    /// Lays `outputs` out; a problem for sizes that do not line up, a bezel below 0, or
     /// positions missing, given twice, overlapping or off the canvas's top-left.
-    public init(outputs: [Output], arrangement: Arrangement, bezel: Int = 0) throws(KioskError) {
+    public init(outputs: [Output], arrangement: Arrangement, bezel: Int = 0) throws(Problem) {
         precondition(!outputs.isEmpty, "a span needs outputs")
-        guard bezel >= 0 else { throw KioskError(.usage, "--bezel wants a number of pixels ≥ 0, not \(bezel)") }
+        guard bezel >= 0 else { throw .negativeBezel(bezel) }
         names = outputs.map(\.name)
         switch arrangement {
         case .row:
@@ -69,10 +119,7 @@ public struct SpanLayout: Sendable, Equatable {
                 ClipRect(x0: 0, y0: y0, x1: outputs[0].width, y1: y1)
             }
         case .positions(let positions):
-            guard bezel == 0 else {
-                throw KioskError(
-                    .usage, "--bezel goes with a row or column; with --span-at the positions hold the gaps")
-            }
+            guard bezel == 0 else { throw .bezelWithPositions }
             tiles = try Self.placed(outputs, positions)
         }
         canvasWidth = tiles.map(\.x1).max()!
@@ -102,25 +149,18 @@ public struct SpanLayout: Sendable, Equatable {
 
     private static func requireSame(
         _ outputs: [Output], _ key: KeyPath<Output, Int>, what: String, arrangement: String
-    ) throws(KioskError) {
+    ) throws(Problem) {
         guard Set(outputs.map { $0[keyPath: key] }).count > 1 else { return }
         let sizes = outputs.map { "\($0.name) \($0.width)x\($0.height)" }.joined(separator: ", ")
-        throw KioskError(
-            .usage,
-            "--span: outputs \(arrangement) need one \(what), but they are \(sizes) (after --rotate); "
-                + "say where each goes with --span-at NAME=X,Y (one per output), or choose modes of one \(what) with --mode"
-        )
+        throw .sizesDiffer(what: what, arrangement: arrangement, sizes: sizes)
     }
 
-    private static func placed(_ outputs: [Output], _ positions: [Position]) throws(KioskError) -> [ClipRect] {
+    private static func placed(_ outputs: [Output], _ positions: [Position]) throws(Problem) -> [ClipRect] {
         var tiles: [ClipRect] = []
         for output in outputs {
             let given = positions.filter { TouchRouting.sameOutput($0.name, output.name) }
             guard given.count == 1, let position = given.first else {
-                throw KioskError(
-                    .usage,
-                    "--span-at: \(output.name) needs exactly one position (given \(given.count)); every output of "
-                        + "--span takes one --span-at NAME=X,Y")
+                throw .positionCount(output: output.name, given: given.count)
             }
             tiles.append(
                 ClipRect(
@@ -129,18 +169,14 @@ public struct SpanLayout: Sendable, Equatable {
         let stray = positions.filter { position in !outputs.contains { TouchRouting.sameOutput($0.name, position.name) }
         }
         if let position = stray.first {
-            throw KioskError(.usage, "--span-at \(position.name)=…: \(position.name) is not one of --span's outputs")
+            throw .strayPosition(position.name)
         }
         for i in tiles.indices {
             for j in tiles.indices where j > i && !tiles[i].intersection(tiles[j]).isEmpty {
-                throw KioskError(
-                    .usage, "--span-at: \(outputs[i].name) and \(outputs[j].name) overlap on the canvas; move one")
+                throw .overlap(outputs[i].name, outputs[j].name)
             }
         }
-        guard tiles.map(\.x0).min() == 0, tiles.map(\.y0).min() == 0 else {
-            throw KioskError(
-                .usage, "--span-at: the canvas starts at 0,0: put the leftmost output at X 0 and the topmost at Y 0")
-        }
+        guard tiles.map(\.x0).min() == 0, tiles.map(\.y0).min() == 0 else { throw .notAtOrigin }
         return tiles
     }
 }

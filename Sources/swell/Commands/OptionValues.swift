@@ -46,3 +46,12 @@ func touchMatrix(_ text: String) throws(CommandFailure) -> TouchCalibration {
     }
     return calibration
 }
+
+extension SpanLayout.Words {
+    /// A span's settings as `swell run` spells them.
+    static let commandLine = SpanLayout.Words(
+        span: "--span", position: "--span-at NAME=X,Y", bezel: "--bezel", rotate: "--rotate", mode: "--mode")
+    /// A span's settings as a kiosk file spells them.
+    static let kioskFile = SpanLayout.Words(
+        span: "\"span\"", position: "\"at\": [X, Y]", bezel: "\"bezel\"", rotate: "\"rotate\"", mode: "\"mode\"")
+}

@@ -16,7 +16,7 @@ func runPlan(_ plan: KioskPlan, seconds: Double?, kioskFile: String? = nil) thro
     let load = { (name: String) in try loadScenePlayer(name, threads: threads, videoPacing: .live) }
     let players = try plan.outputContents.map(load)
     let script = try plan.script.map(loadTouchScript) ?? TouchScript(events: [])
-    let opened = try openPlanOutputs(plan, seconds: seconds)
+    let opened = try openPlanOutputs(plan, seconds: seconds, fromKioskFile: kioskFile != nil)
     let runStart = monotonicSeconds()
 
     let follower = kioskFile.map { KioskFileFollower(path: $0, plan: plan) }
@@ -105,8 +105,9 @@ struct PlanOutputs {
 /// Opens every output of `plan`, the console and the touch devices (each routed to its output),
 /// and makes the loop; on failure puts back whatever was taken. One output goes through
 /// `openPresenter` (DRM, else fbdev, or memory; it waits up to `seconds` for a display to be
-/// plugged in); several, or a span, are DRM presenters of one card on distinct CRTCs.
-func openPlanOutputs(_ plan: KioskPlan, seconds: Double?) throws -> PlanOutputs {
+/// plugged in); several, or a span, are DRM presenters of one card on distinct CRTCs. A span's
+/// layout problem is worded as the plan was written (`fromKioskFile`).
+func openPlanOutputs(_ plan: KioskPlan, seconds: Double?, fromKioskFile: Bool) throws -> PlanOutputs {
     switch plan.layout {
     case .outputs(let outputs) where outputs.count == 1:
         return try openSingleOutput(plan, outputs[0], seconds: seconds)
@@ -127,7 +128,8 @@ func openPlanOutputs(_ plan: KioskPlan, seconds: Double?) throws -> PlanOutputs 
                 }, arrangement: span.arrangement, bezel: span.bezel)
         } catch {
             for presenter in presenters.reversed() { presenter.restore() }
-            throw commandFailure(error)
+            let words = fromKioskFile ? SpanLayout.Words.kioskFile : SpanLayout.Words.commandLine
+            throw CommandFailure(ExitStatus.usage, SpanLayout.message(error, words))
         }
         return PlanOutputs(loop: try makeLoop(presenters, touch: plan.touch), span: layout, viewport: nil)
     }
