@@ -8,7 +8,7 @@ let runVerb = Verb(
     name: "run",
     summary: "run a scene fullscreen on the display, with touch input, until stopped",
     synopsis:
-        "--kiosk FILE [--check] | SCENE|FILE.json|--display CONNECTOR=FILE [--output auto|drm|fbdev|memory] [--device PATH] [--connector NAME] [--mode WxH[@HZ]] "
+        "SCENE|FILE.json|--display CONNECTOR=FILE|--kiosk FILE [--check] [--output auto|drm|fbdev|memory] [--device PATH] [--connector NAME] [--mode WxH[@HZ]] "
         + "[--rotate 0|90|180|270] [--touch-matrix A,B,C,D,E,F] [--seconds S] [--threads N] [--input SCRIPT.json] "
         + "[--screen-off-after S] [--canvas WxH --viewport X,Y,W,H] [--clock realtime [--epoch TIME] [--period S]] "
         + "[--span A,B [--bezel PX] [--span-layout row|column | --span-at NAME=X,Y …]] [--touch DEVICE=OUTPUT …]",
