@@ -34,6 +34,19 @@ public struct DRMOutputRequest: Sendable, Equatable {
     }
 }
 
+/// A card's connectors with their status, as every refusal lists them: "HDMI-A-1 (connected),
+/// DP-1 (disconnected)", or "none".
+public func connectorList(_ connectors: [(name: String, status: String)]) -> String {
+    connectors.isEmpty ? "none" : connectors.map { "\($0.name) (\($0.status))" }.joined(separator: ", ")
+}
+
+/// The names of `names` that `connectors` lacks (names compare without case, as the kernel's are
+/// matched), in their order.
+public func unknownConnectors(_ names: [String], among connectors: [(name: String, status: String)]) -> [String] {
+    let known = Set(connectors.map { $0.name.lowercased() })
+    return names.filter { !known.contains($0.lowercased()) }
+}
+
 /// Output selection: which card, connector and mode a presenter drives, each refusal naming
 /// what the card has. (Scan-out and flips are `DRMScanout`'s; power and hotplug `DRMPresenter`'s.)
 enum DRMOutputSelection {
@@ -62,12 +75,12 @@ enum DRMOutputSelection {
     }
 
     static func connector(_ card: DRMCard, named name: String?) throws(KioskError) -> ConnectorInfo {
-        let summary = card.connectors.map { "\($0.name) (\($0.status))" }.joined(separator: ", ")
+        let summary = connectorList(card.connectors.map { ($0.name, $0.status) })
         if let name {
             guard let connector = card.connectors.first(where: { $0.name.lowercased() == name.lowercased() }) else {
                 throw KioskError(
                     .noConnector,
-                    "\(card.path): no connector named \(name); it has \(summary.isEmpty ? "none" : summary)")
+                    "\(card.path): no connector named \(name); it has \(summary)")
             }
             guard connector.isConnected || !connector.modes.isEmpty else {
                 throw KioskError(
@@ -78,7 +91,7 @@ enum DRMOutputSelection {
         guard let connector = card.connectors.first(where: { $0.isConnected && !$0.modes.isEmpty }) else {
             throw KioskError(
                 .displayDisconnected,
-                "\(card.path) (\(card.driver)): no connected display (connectors: \(summary.isEmpty ? "none" : summary)); "
+                "\(card.path) (\(card.driver)): no connected display (connectors: \(summary)); "
                     + "plug a display in or pick another card with --device")
         }
         return connector

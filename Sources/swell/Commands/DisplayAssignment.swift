@@ -1,3 +1,5 @@
+import SwellDisplay
+
 /// One `--display CONNECTOR=FILE`: the output and the scene or page file it shows.
 struct DisplayAssignment: Sendable, Equatable {
     var connectorName: String
@@ -57,13 +59,11 @@ struct DisplayAssignment: Sendable, Equatable {
     static func check(
         _ assignments: [DisplayAssignment], cardPath: String, connectors: [(name: String, status: String)]
     ) throws(CommandFailure) {
-        let names = Set(connectors.map { $0.name.lowercased() })
-        let unknown = assignments.filter { !names.contains($0.connectorName.lowercased()) }
+        let unknown = unknownConnectors(assignments.map(\.connectorName), among: connectors)
         guard !unknown.isEmpty else { return }
-        let summary = connectors.map { "\($0.name) (\($0.status))" }.joined(separator: ", ")
-        let has = "; it has " + (summary.isEmpty ? "none" : summary)
-        let lines = unknown.map {
-            "\(cardPath): no connector named \($0.connectorName) (--display \($0.connectorName)=\($0.file))" + has
+        let lines = assignments.filter { unknown.contains($0.connectorName) }.map {
+            "\(cardPath): no connector named \($0.connectorName) (--display \($0.connectorName)=\($0.file)); "
+                + "it has \(connectorList(connectors))"
         }
         throw CommandFailure(ExitStatus.unavailable, lines.joined(separator: "\n"))
     }

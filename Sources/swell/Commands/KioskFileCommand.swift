@@ -25,11 +25,10 @@ func checkKioskPlan(_ plan: KioskPlan, file: String) throws -> Int32 {
         let cards = listedCards(device: plan.device)
         if cards.isEmpty {
             note = "; no DRM card here, so the connector names were not checked against one"
-        } else if !cards.contains(where: { card in names.allSatisfy { name in card.has(name) } }) {
+        } else if !cards.contains(where: { unknownConnectors(names, among: $0.connectors).isEmpty }) {
             let lines = cards.flatMap { card in
-                names.filter { !card.has($0) }.map { name in
-                    "\(file): \(card.name) has no connector named \(name); it has "
-                        + card.connectors.map { "\($0.name) (\($0.status))" }.joined(separator: ", ")
+                unknownConnectors(names, among: card.connectors).map { name in
+                    "\(file): \(card.name) has no connector named \(name); it has \(connectorList(card.connectors))"
                 }
             }
             throw CommandFailure(ExitStatus.usage, lines.joined(separator: "\n"))
@@ -61,10 +60,6 @@ private func formatSeconds(_ seconds: Double) -> String {
 struct ListedCard {
     let name: String
     let connectors: [(name: String, status: String)]
-
-    func has(_ connector: String) -> Bool {
-        connectors.contains { $0.name.lowercased() == connector.lowercased() }
-    }
 }
 
 /// The cards in /sys/class/drm ("card0-HDMI-A-1" is card0's HDMI-A-1), or the one `device` names.

@@ -180,11 +180,9 @@ private func openDRMOutputs(_ requests: [DRMOutputRequest], device: String?) thr
 func checkConnectors(_ names: [String], cardPath: String, connectors: [(name: String, status: String)])
     throws(KioskError)
 {
-    let known = Set(connectors.map { $0.name.lowercased() })
-    let unknown = names.filter { !known.contains($0.lowercased()) }
+    let unknown = unknownConnectors(names, among: connectors)
     guard !unknown.isEmpty else { return }
-    let summary = connectors.map { "\($0.name) (\($0.status))" }.joined(separator: ", ")
-    let lines = unknown.map { "\(cardPath): no connector named \($0); it has " + (summary.isEmpty ? "none" : summary) }
+    let lines = unknown.map { "\(cardPath): no connector named \($0); it has \(connectorList(connectors))" }
     throw KioskError(.noConnector, lines.joined(separator: "\n"))
 }
 
