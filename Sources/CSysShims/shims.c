@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/time.h>
+#include <sys/timerfd.h>
 #include <linux/kd.h>
 
 int swell_fb_get_var(int fd, struct fb_var_screeninfo *info) { return ioctl(fd, FBIOGET_VSCREENINFO, info); }
@@ -290,4 +291,11 @@ int swell_notify_send(int fd, const char *path, const void *message, size_t leng
     ssize_t sent = sendto(fd, message, length, MSG_NOSIGNAL, (struct sockaddr *)&address, address_length);
     if (sent < 0) return -1;
     return 0;
+}
+
+int swell_realtime_timer(void) { return timerfd_create(CLOCK_REALTIME, TFD_NONBLOCK | TFD_CLOEXEC); }
+
+int swell_realtime_timer_arm_cancel_on_set(int fd, long seconds) {
+    struct itimerspec spec = {.it_value = {.tv_sec = seconds}};
+    return timerfd_settime(fd, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET, &spec, NULL);
 }

@@ -19,10 +19,13 @@ public enum LoopEnd: Sendable, Equatable {
 public struct OutputContent {
     public var content: any KioskContent
     public var watch: FileWatch?
+    /// When this output's screen is off by the clock (nil: the loop's night hours, if any).
+    public var hours: (any ScreenHours)?
 
-    public init(_ content: any KioskContent, watch: FileWatch? = nil) {
+    public init(_ content: any KioskContent, watch: FileWatch? = nil, hours: (any ScreenHours)? = nil) {
         self.content = content
         self.watch = watch
+        self.hours = hours
     }
 }
 
@@ -86,6 +89,9 @@ public final class KioskLoop {
     private let signalPipe: FileDescriptor
     /// Display hotplug (nil if the kernel's uevents cannot be read).
     private let uevents = UeventMonitor()
+    /// The wall clock being set (NTP's first step after booting in the past): the hours and
+    /// schedules, which sleep until a wall-clock time, look again.
+    private let clockSteps = WallClockSteps.open()
     /// systemd's notifications (nil when not run by a `Type=notify` unit): the watchdog's
     /// keep-alives come from this loop, so they stop when it stops coming round.
     public let notifier: ServiceNotifier?
@@ -93,9 +99,6 @@ public final class KioskLoop {
     /// What the loop sleeps on, gathered each round (its storage is kept).
     private let pollSet = PollSet()
     private var displayChangePending = false
-    /// The night hours of the last `run` (nil: none), and what they said at the last look.
-    private var offHours: OffHours?
-    private var hoursState: (off: Bool, next: Double, lookedAt: Double)?
     /// Frames presented on each output by the last `run`.
     public private(set) var framesShown: [Int] = []
 
@@ -122,6 +125,8 @@ public final class KioskLoop {
         signalPipe = try StopSignals.install()
         try StopSignals.installScreenSignals()
     }
+
+    deinit { clockSteps?.close() }
 
     /// One output.
     public convenience init(
@@ -158,15 +163,14 @@ public final class KioskLoop {
     /// Runs one content per presenter (in order) until a stop signal, until `seconds` have
     /// passed (every output showing at least one frame), or until every output presented
     /// `maximumFrames` frames. `screenOffAfter` counts for each output on its own touches;
-    /// SIGUSR1/SIGUSR2 and `offHours` turn all of them off and on. The presenters and the console
-    /// are restored before this returns or throws.
+    /// SIGUSR1/SIGUSR2 turn all of them off and on, and `offHours` every output without hours of
+    /// its own (`OutputContent.hours`). The presenters and the console are restored before this
+    /// returns or throws.
     public func run(
         _ outputs: [OutputContent], seconds: Double? = nil, maximumFrames: Int? = nil,
         screenOffAfter: Double? = nil, offHours: OffHours? = nil
     ) throws(KioskError) -> LoopEnd {
         precondition(outputs.count == presenters.count, "one content per presenter")
-        self.offHours = offHours
-        hoursState = nil
         defer {
             notifier?.stopping()
             restore()
@@ -176,7 +180,7 @@ public final class KioskLoop {
         let states = outputs.indices.map { index in
             OutputState(
                 index: index, presenters[index], outputs[index],
-                power: ScreenPower(offAfter: screenOffAfter, now: start))
+                power: ScreenPower(offAfter: screenOffAfter, now: start), hours: outputs[index].hours ?? offHours)
         }
         framesShown = states.map(\.frames)
         while true {
@@ -217,6 +221,8 @@ public final class KioskLoop {
             if let changed = state.watch?.drainChangedPaths(), !changed.isEmpty {
                 state.content.filesChanged(changed, at: time)
                 state.frameNeeded = true
+                // A changed file may change the hours (a schedule's): look again.
+                state.hoursState = nil
             }
         }
         if uevents?.drainDisplayChanges() == true || displayChangePending {
@@ -227,22 +233,21 @@ public final class KioskLoop {
                 state.frameNeeded = true
             }
         }
-        let request = StopSignals.takeScreenRequest()
-        let night = isNight()
-        for state in states {
-            try applyPower(state, request: request, night: night, now: now, offAfter: offAfter, named: states.count > 1)
+        if clockSteps?.takeStep() == true {
+            // Each content sees the new wall time on its own (`ScheduledContent` looks again
+            // when the clock passed its change or went back); the hours are asked again.
+            for state in states {
+                state.hoursState = nil
+                state.frameNeeded = true
+            }
         }
-    }
-
-    /// Whether the night hours say off now (nil without them). The zone's rules are read again
-    /// only at the next change, or when the wall clock was set back.
-    private func isNight() -> Bool? {
-        guard let offHours else { return nil }
-        let wall = clock.wallTime()
-        if let known = hoursState, wall < known.next, wall >= known.lookedAt { return known.off }
-        let state = offHours.state(at: wall)
-        hoursState = (state.off, state.next, wall)
-        return state.off
+        let request = StopSignals.takeScreenRequest()
+        let wall = states.contains { $0.hours != nil } ? clock.wallTime() : 0
+        for state in states {
+            try applyPower(
+                state, request: request, night: state.hoursOff(at: wall), now: now, offAfter: offAfter,
+                named: states.count > 1)
+        }
     }
 
     private func applyPower(
@@ -256,7 +261,11 @@ public final class KioskLoop {
         let prefix = named ? presenter.display.output + ": " : ""
         if made {
             if change.on { state.frameNeeded = true }
-            kioskWarn(prefix + Self.describe(change, offAfter: offAfter, offHours: offHours))
+            let line =
+                change.reason == .hours
+                ? state.hours?.change(off: !change.on, at: clock.wallTime()) ?? ""
+                : Self.describe(change, offAfter: offAfter)
+            kioskWarn(prefix + line)
         } else {
             kioskWarn(
                 "\(presenter.display.description) cannot be turned \(change.on ? "on" : "off"); the picture stays")
@@ -315,10 +324,11 @@ public final class KioskLoop {
         pollSet.add(signalPipe)
         input?.addDescriptors(to: pollSet)
         if let uevents { pollSet.add(uevents.fd) }
+        if let clockSteps { pollSet.add(clockSteps.fd) }
         if let seconds = input?.maximumSleep { limit(now + seconds) }
         if let keepAlive = notifier?.secondsUntilKeepAlive(now: now) { limit(now + keepAlive) }
-        if let hours = hoursState { limit(now + max(0, hours.next - clock.wallTime())) }
         for state in states {
+            if let hours = state.hoursState { limit(now + max(0, hours.next - clock.wallTime())) }
             if let watch = state.watch { pollSet.add(watch.fd) }
             switch state.wait {
             case .flip(let descriptor, let flipDeadline):
@@ -338,11 +348,9 @@ public final class KioskLoop {
         clock.sleep(on: pollSet, until: wake)
     }
 
-    /// The journal's line for a change of the display's power.
-    static func describe(_ change: ScreenPower.Change, offAfter: Double?, offHours: OffHours? = nil) -> String {
+    /// The journal's line for a change of the display's power (the hours say their own).
+    static func describe(_ change: ScreenPower.Change, offAfter: Double?) -> String {
         switch (change.on, change.reason) {
-        case (false, .hours): "screen off for the night (\(offHours?.description ?? "off hours")); SIGUSR2 turns it on"
-        case (true, .hours): "screen on (the night hours \(offHours?.description ?? "") are over)"
         case (false, .signal): "screen off (SIGUSR1); SIGUSR2 turns it on"
         case (true, .signal): "screen on (SIGUSR2)"
         case (false, _): "screen off (no touch for \(Int((offAfter ?? 0).rounded())) s); a touch turns it on"
@@ -369,6 +377,9 @@ private final class OutputState {
     let content: any KioskContent
     let watch: FileWatch?
     var power: ScreenPower
+    /// When its screen is off by the clock (nil: never), and what they said at the last look.
+    let hours: (any ScreenHours)?
+    var hoursState: (off: Bool, next: Double, lookedAt: Double)?
     /// Input, a file change, a hotplug or the screen coming on since its last frame.
     var frameNeeded = true
     /// The last frame was drawn while the content was moving: one more once it is idle.
@@ -384,12 +395,24 @@ private final class OutputState {
     /// When the loop first saw its display ready for the next frame (about its refresh).
     var readySince: Double?
 
-    init(index: Int, _ presenter: any Presenter, _ output: OutputContent, power: ScreenPower) {
+    init(index: Int, _ presenter: any Presenter, _ output: OutputContent, power: ScreenPower, hours: (any ScreenHours)?)
+    {
         self.index = index
         self.presenter = presenter
         content = output.content
         watch = output.watch
         self.power = power
+        self.hours = hours
+    }
+
+    /// Whether the hours say off at Unix time `wall` (nil without hours). They are asked again
+    /// only at the change they foretold, when the wall clock was set back, or after a file change.
+    func hoursOff(at wall: Double) -> Bool? {
+        guard let hours else { return nil }
+        if let known = hoursState, wall < known.next, wall >= known.lookedAt { return known.off }
+        let state = hours.state(at: wall)
+        hoursState = (state.off, state.next, wall)
+        return state.off
     }
 
     /// Its first frame is up, or it cannot be now (screen off, display unplugged): the time

@@ -95,6 +95,14 @@ int swell_notify_socket(void);
 /// or -1 with errno set (ENAMETOOLONG for a path longer than sun_path, EINVAL for another form).
 int swell_notify_send(int fd, const char *path, const void *message, size_t length);
 
+// MARK: wall-clock steps
+/// A CLOCK_REALTIME timerfd (non-blocking, close-on-exec), or -1 with errno set.
+int swell_realtime_timer(void);
+/// Arms `fd` for the absolute time `seconds` with TFD_TIMER_CANCEL_ON_SET: once the clock is set,
+/// reading it fails with ECANCELED. Returns timerfd_settime's result. (sys/timerfd.h is not in
+/// Swift's Glibc module.)
+int swell_realtime_timer_arm_cancel_on_set(int fd, long seconds);
+
 // MARK: build information (build_info.c)
 /// The version scripts/build wrote into the binary's .swell_version section (`git describe`
 /// style, e.g. "0.1+git307.37123e2"), or "unknown" for a plain `swift build`.

@@ -171,3 +171,9 @@ func systemClosedir(_ directory: OpaquePointer) -> Int32 { closedir(directory) }
 }
 
 @usableFromInline func systemMktime(_ parts: inout tm) -> time_t { mktime(&parts) }
+
+@usableFromInline func systemRealtimeTimerCreate() -> Int32 { swell_realtime_timer() }
+
+@usableFromInline func systemRealtimeTimerArmCancelOnSet(_ fd: Int32, _ seconds: Int) -> Int32 {
+    swell_realtime_timer_arm_cancel_on_set(fd, seconds)
+}
