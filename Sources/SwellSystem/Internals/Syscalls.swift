@@ -171,3 +171,7 @@ func systemClosedir(_ directory: OpaquePointer) -> Int32 { closedir(directory) }
 }
 
 @usableFromInline func systemMktime(_ parts: inout tm) -> time_t { mktime(&parts) }
+
+@usableFromInline func systemSetenv(_ name: String, _ value: String) { _ = setenv(name, value, 1) }
+
+@usableFromInline func systemTzset() { tzset() }
