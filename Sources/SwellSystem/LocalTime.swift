@@ -75,6 +75,34 @@ public struct LocalTime: Sendable, Equatable {
         return Double(firstInstant(wallSeconds: wall))
     }
 
+    /// `firstInstant(year:month:day:minuteOfDay:)` to the second: `secondOfDay` is 0...86400.
+    public static func firstInstant(year: Int, month: Int, day: Int, secondOfDay: Int) -> Double {
+        let wall =
+            LocalDate(year: year, month: month, day: 1).daysSinceEpoch * 86_400 + (day - 1) * 86_400
+            + secondOfDay
+        return Double(firstInstant(wallSeconds: wall))
+    }
+
+    /// Whether the wall clock reads this time of day (`secondOfDay`) on that date twice (the
+    /// clocks go back over it); `firstInstant` is the first.
+    public static func happensTwice(year: Int, month: Int, day: Int, secondOfDay: Int) -> Bool {
+        let wall =
+            LocalDate(year: year, month: month, day: 1).daysSinceEpoch * 86_400 + (day - 1) * 86_400
+            + secondOfDay
+        let first = firstInstant(wallSeconds: wall)
+        let later = wall - Int(localTime(unixSeconds: first + 86_400).tm_gmtoff)
+        return later > first && wallSeconds(at: later) == wall
+    }
+
+    /// Whether the wall clock never reads this time of day on that date (the clocks skip it);
+    /// `firstInstant` is then the jump.
+    public static func isSkipped(year: Int, month: Int, day: Int, secondOfDay: Int) -> Bool {
+        let wall =
+            LocalDate(year: year, month: month, day: 1).daysSinceEpoch * 86_400 + (day - 1) * 86_400
+            + secondOfDay
+        return wallSeconds(at: firstInstant(wallSeconds: wall)) != wall
+    }
+
     /// The wall clock's reading at `unix`, as seconds since 1970-01-01 00:00 on that clock.
     static func wallSeconds(at unix: Int) -> Int { unix + Int(localTime(unixSeconds: unix).tm_gmtoff) }
 
