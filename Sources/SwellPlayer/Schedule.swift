@@ -162,8 +162,8 @@ public struct Schedule: Sendable, Equatable {
     }
 
     /// Every change for that output in [from, to), in order, with the decision taken at it (nil:
-    /// the output's own content). The decision in force at `from` is `decision(for:at: from)`;
-    /// a change exactly at `from` is listed.
+    /// the output's own content), each the same as `decision(for:at:)` then. The decision in
+    /// force at `from` is `decision(for:at: from)`; a change exactly at `from` is listed.
     public func changes(for output: String?, from: Double, to: Double) -> [(at: Double, decision: Decision?)] {
         guard from < to else { return [] }
         let reaching = rules.indices.filter { rules[$0].reaches(output) }
@@ -173,8 +173,10 @@ public struct Schedule: Sendable, Equatable {
             guard segment.start >= from, segment.start < to, segment.state != segments[index - 1].state else {
                 continue
             }
+            // As `decision` says it: the next change, or the bound a horizon ahead.
+            let bound = segment.start + Self.horizon
             let next = segments[(index + 1)...].first { $0.state != segment.state }
-            let until = next?.start ?? (reaching.isEmpty ? Double.infinity : to + Self.horizon)
+            let until = next.map { min($0.start, bound) } ?? bound
             result.append((segment.start, decision(segment.state, since: segment.start, until: until)))
         }
         return result

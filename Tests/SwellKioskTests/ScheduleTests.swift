@@ -370,6 +370,19 @@ import Testing
             for change in changes {
                 #expect(schedule.decision(for: nil, at: change.at) == change.decision)
             }
+            // A change with none after it for more than the horizon: until is the horizon's bound.
+            let rare = try Self.parse(Self.file(#"{"name": "eve", "dates": ["2026-12-08"], "content": "off"}"#))
+            let only = rare.changes(for: nil, from: m, to: m + 3 * d)
+            #expect(only.map(\.at) == [m + d, m + 2 * d])
+            #expect(only[0].decision?.until == m + 2 * d)
+            #expect(only[1].decision == nil, "no rule, no default: the output's own content")
+            #expect(rare.decision(for: nil, at: m + d)?.until == only[0].decision?.until)
+            let endless = try Self.parse(
+                Self.file(#"{"name": "from tuesday", "days": "daily", "startDate": "2026-12-08", "content": "off"}"#))
+            let begins = endless.changes(for: nil, from: m, to: m + 3 * d)
+            #expect(begins.count == 1 && begins[0].at == m + d)
+            #expect(begins[0].decision?.until == m + 9 * d, "no change within the horizon: its bound")
+            #expect(endless.decision(for: nil, at: m + d) == begins[0].decision)
         }
     }
 
