@@ -56,17 +56,21 @@ extension KioskFileReader {
         var read: [(rule: Schedule.Rule, field: JSONField)] = []
         var names: [String: JSONField] = [:]
         for item in items {
-            guard let rule = rule(item, outputs: outputs) else { continue }
-            if let first = names[rule.name] {
-                problem(
-                    (try? item["name"]) ?? item,
-                    "\"\(rule.name)\" is already \(first.path)'s name; give each rule its own name")
-                continue
+            // Names are compared even when a rule has other problems.
+            if case .object(let members) = item.value, case .string(let name)? = members["name"], !name.isEmpty {
+                if let first = names[name] {
+                    problem(
+                        (try? item["name"]) ?? item,
+                        "\"\(name)\" is already \(first.path)'s name; give each rule its own name")
+                } else {
+                    names[name] = item
+                }
             }
-            names[rule.name] = item
+            guard let rule = rule(item, outputs: outputs) else { continue }
             read.append((rule, item))
         }
-        if problems.count == before { checkOverlaps(read) }
+        // Overlaps among the rules that read well, whatever else is wrong.
+        checkOverlaps(read)
         schedule.rules = read.map(\.rule)
         return problems.count == before ? schedule : nil
     }
@@ -285,6 +289,7 @@ extension KioskFileReader {
             switch occasion {
             case .date(let date): return "on \(date.adding(days: days)) \(text)"
             case .weekday(let day): return "on \(weekdayNames[(day + days) % 7]) \(text)"
+            case .everyDay: return "every day \(text)"
             }
         }
         return nil
@@ -298,6 +303,7 @@ extension KioskFileReader {
         case date(LocalDate)
         /// Every such weekday (0 is Sunday) within both rules' date ranges.
         case weekday(Int)
+        case everyDay
     }
 
     /// A date `a` opens on such that `b` opens on the date `shift` days later.
@@ -318,8 +324,9 @@ extension KioskFileReader {
                 }
                 return nil
             }
-            let day = first.sorted().first { second.contains(($0 + shift + 7) % 7) }
-            return day.map { .weekday($0) }
+            let days = first.sorted().filter { second.contains(($0 + shift + 7) % 7) }
+            if days.count == 7 { return .everyDay }
+            return days.first.map { .weekday($0) }
         default:
             return nil
         }

@@ -142,13 +142,15 @@ import Testing
                 {"name": "d", "days": "daily", "startDate": "2027-06-02", "endDate": "2027-06-01", "content": "x.json"},
                 {"name": "e", "days": "daily", "from": "01:00", "to": "02:00", "content": "x.json"},
                 {"name": "e", "days": "daily", "from": "03:00", "to": "04:00", "content": "x.json"},
-                {"name": "g", "days": "daily", "colour": "red", "content": "x.json"},
+                {"name": "g", "days": "daily", "colour": "red", "from": "12:00", "to": "13:00", "content": "x.json"},
                 {"name": "h", "days": "daily", "from": "22:00", "to": "06:30", "content": "off"},
                 {"name": "i", "days": "daily", "from": "07:00", "to": "08:00", "crossesMidnight": true, "content": "off"},
                 {"name": "j", "dates": ["2027-01-01"], "startDate": "2027-01-01", "content": "off"},
                 {"name": "k", "days": "sometimes", "content": "off"},
                 {"name": "l", "days": "daily", "to": "24:01", "content": "nowhere"},
-                {"days": "daily", "content": "off"}
+                {"days": "daily", "content": "off"},
+                {"name": "a", "days": "daily", "from": "05:00", "to": "06:00", "content": "off"},
+                {"name": "m", "days": "daily", "from": "05:30", "to": "07:00", "content": "off"}
                 """, extra: #""timeZone": "Mars/Olympus", "colour": 1,"#))
         let expected = [
             "$.colour: unknown member",
@@ -166,6 +168,9 @@ import Testing
             "$.rules[11].to: expected a local time HH:MM from 00:00 to 24:00, got \"24:01\"",
             "$.rules[11].content: \"nowhere\" is neither a built-in scene",
             "$.rules[12]: missing required member \"name\"",
+            "$.rules[13].name: \"a\" is already $.rules[0]'s name; give each rule its own name",
+            // Overlaps are checked among the rules that read well, beside the other problems.
+            "$.rules[14]: \"m\" and \"a\" ($.rules[13]) are both open every day 05:30–06:00",
         ]
         for line in expected {
             #expect(problems.contains { $0.hasPrefix(line) }, "\(line)\nnot among\n\(problems.joined(separator: "\n"))")
