@@ -480,3 +480,113 @@ import Testing
         #expect(KioskFileTests.problems(text).isEmpty, "without a check, names are not looked up")
     }
 }
+
+/// `decision` against a plain reading of the rules minute by minute: random schedules (weekly and
+/// one-off rules, windows over midnight, priorities, ties left to the list's order) over nine days
+/// around the night Berlin's clocks go forward.
+@Suite struct ScheduleReferenceTests {
+    /// A small deterministic generator (no seeding differences between runs).
+    struct Generator {
+        var state: UInt64
+        mutating func next(_ range: ClosedRange<Int>) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return range.lowerBound + Int((state >> 33) % UInt64(range.count))
+        }
+    }
+
+    static func randomSchedule(_ generator: inout Generator) -> Schedule {
+        var rules: [Schedule.Rule] = []
+        for index in 0..<generator.next(1...5) {
+            let days: Schedule.Rule.Days
+            if generator.next(0...3) == 0 {
+                days = .dates([LocalDate(year: 2027, month: 3, day: generator.next(24...31))])
+            } else {
+                days = .weekdays(Set((0..<generator.next(1...7)).map { _ in generator.next(0...6) }))
+            }
+            // Minutes on the half hour, so that 02:00–03:00 (skipped that night) comes up often.
+            let from = generator.next(0...47) * 30
+            let crosses = generator.next(0...3) == 0
+            let to = crosses ? generator.next(0...(from / 30)) * 30 : generator.next((from / 30 + 1)...48) * 30
+            rules.append(
+                Schedule.Rule(
+                    name: "r\(index)", days: days, from: from, to: to, crossesMidnight: crosses,
+                    priority: generator.next(0...1), content: .file("c\(index % 3)")))
+        }
+        let fallback: Schedule.Content? = generator.next(0...1) == 0 ? nil : .off
+        return Schedule(rules: rules, defaultContent: fallback)
+    }
+
+    static func isDated(_ rule: Schedule.Rule) -> Bool {
+        if case .dates = rule.days { return true }
+        return false
+    }
+
+    /// Each rule's windows on the dates around the scan, read plainly: (open, close, rule).
+    static func windows(_ schedule: Schedule) -> [(open: Double, close: Double, rule: Int)] {
+        var windows: [(open: Double, close: Double, rule: Int)] = []
+        for (index, rule) in schedule.rules.enumerated() {
+            for day in 20...40 {
+                let date = LocalDate(year: 2027, month: 3, day: 1).adding(days: day - 1)
+                guard rule.opens(on: date) else { continue }
+                let window = rule.window(on: date)
+                windows.append((window.open, window.close, index))
+            }
+        }
+        return windows
+    }
+
+    /// Which rule wins at `unix`: of the windows open then, a one-off rule's over a weekly one's,
+    /// then the higher priority, then the earlier in the list.
+    static func reference(
+        _ schedule: Schedule, _ windows: [(open: Double, close: Double, rule: Int)], at unix: Double
+    ) -> Int? {
+        var winner: Int?
+        for window in windows where window.open <= unix && unix < window.close {
+            guard let best = winner else {
+                winner = window.rule
+                continue
+            }
+            let (a, b) = (schedule.rules[window.rule], schedule.rules[best])
+            let wins =
+                isDated(a) != isDated(b)
+                ? isDated(a) : a.priority != b.priority ? a.priority > b.priority : window.rule < best
+            if wins { winner = window.rule }
+        }
+        return winner
+    }
+
+    @Test func decisionsMatchAPlainReading() {
+        OffHoursTests.inZone("Europe/Berlin") {
+            var generator = Generator(state: 38)
+            let start = 1_806_105_600.0 - 2 * 86_400  // 2027-03-25T00:00:00Z
+            for _ in 0..<40 {
+                let schedule = Self.randomSchedule(&generator)
+                // The state minute by minute (every edge falls on a whole minute here).
+                let minutes = 9 * 24 * 60
+                let windows = Self.windows(schedule)
+                let states = (0...minutes).map { Self.reference(schedule, windows, at: start + Double($0) * 60) }
+                for probe in stride(from: 0, to: minutes, by: 97) {
+                    let time = start + Double(probe) * 60 + 7
+                    let decision = schedule.decision(for: nil, at: time)
+                    let expected = states[probe]
+                    guard let expected else {
+                        #expect(decision?.rule == nil, "\(schedule) at \(time)")
+                        #expect((decision == nil) == (schedule.defaultContent == nil))
+                        continue
+                    }
+                    #expect(decision?.rule == schedule.rules[expected].name, "\(schedule) at \(time)")
+                    #expect(decision?.content == schedule.rules[expected].content)
+                    // The next minute whose state differs, when it is within the scan.
+                    if let change = states[(probe + 1)...].firstIndex(where: { $0 != expected }) {
+                        let next = start + Double(change) * 60
+                        if next < time + Schedule.horizon { #expect(decision?.until == next, "\(schedule) at \(time)") }
+                    }
+                    if let begun = states[...probe].lastIndex(where: { $0 != expected }) {
+                        let since = max(start + Double(begun + 1) * 60, time - Schedule.horizon)
+                        #expect(decision?.since == since, "\(schedule) at \(time)")
+                    }
+                }
+            }
+        }
+    }
+}
