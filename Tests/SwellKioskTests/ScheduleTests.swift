@@ -483,7 +483,7 @@ import Testing
 
 /// `decision` against a plain reading of the rules minute by minute: random schedules (weekly and
 /// one-off rules, windows over midnight, priorities, ties left to the list's order) over nine days
-/// around the night Berlin's clocks go forward.
+/// around each night Berlin's clocks change.
 @Suite struct ScheduleReferenceTests {
     /// A small deterministic generator (no seeding differences between runs).
     struct Generator {
@@ -494,12 +494,13 @@ import Testing
         }
     }
 
-    static func randomSchedule(_ generator: inout Generator) -> Schedule {
+    /// `first`: the first of the nine days scanned.
+    static func randomSchedule(_ generator: inout Generator, first: LocalDate) -> Schedule {
         var rules: [Schedule.Rule] = []
         for index in 0..<generator.next(1...5) {
             let days: Schedule.Rule.Days
             if generator.next(0...3) == 0 {
-                days = .dates([LocalDate(year: 2027, month: 3, day: generator.next(24...31))])
+                days = .dates([first.adding(days: generator.next(-1...8))])
             } else {
                 days = .weekdays(Set((0..<generator.next(1...7)).map { _ in generator.next(0...6) }))
             }
@@ -522,11 +523,11 @@ import Testing
     }
 
     /// Each rule's windows on the dates around the scan, read plainly: (open, close, rule).
-    static func windows(_ schedule: Schedule) -> [(open: Double, close: Double, rule: Int)] {
+    static func windows(_ schedule: Schedule, first: LocalDate) -> [(open: Double, close: Double, rule: Int)] {
         var windows: [(open: Double, close: Double, rule: Int)] = []
         for (index, rule) in schedule.rules.enumerated() {
-            for day in 20...40 {
-                let date = LocalDate(year: 2027, month: 3, day: 1).adding(days: day - 1)
+            for day in -3...10 {
+                let date = first.adding(days: day)
                 guard rule.opens(on: date) else { continue }
                 let window = rule.window(on: date)
                 windows.append((window.open, window.close, index))
@@ -558,12 +559,17 @@ import Testing
     @Test func decisionsMatchAPlainReading() {
         OffHoursTests.inZone("Europe/Berlin") {
             var generator = Generator(state: 38)
-            let start = 1_806_105_600.0 - 2 * 86_400  // 2027-03-25T00:00:00Z
-            for _ in 0..<40 {
-                let schedule = Self.randomSchedule(&generator)
+            // From 2027-03-25 over the spring night, and from 2026-10-22 over the autumn one.
+            let scans: [(LocalDate, Double)] = [
+                (LocalDate(year: 2027, month: 3, day: 25), 1_805_929_200),  // 2027-03-24T23:00:00Z
+                (LocalDate(year: 2026, month: 10, day: 22), 1_792_620_000),  // 2026-10-21T22:00:00Z
+            ]
+            for round in 0..<60 {
+                let (first, start) = scans[round % 2]
+                let schedule = Self.randomSchedule(&generator, first: first)
                 // The state minute by minute (every edge falls on a whole minute here).
                 let minutes = 9 * 24 * 60
-                let windows = Self.windows(schedule)
+                let windows = Self.windows(schedule, first: first)
                 let states = (0...minutes).map { Self.reference(schedule, windows, at: start + Double($0) * 60) }
                 for probe in stride(from: 0, to: minutes, by: 97) {
                     let time = start + Double(probe) * 60 + 7
