@@ -596,3 +596,84 @@ import Testing
         }
     }
 }
+
+/// The parser's overlap check against a plain one: random pairs of rules of one kind and priority,
+/// each window laid out date by date over four months as minutes, refused exactly when two meet.
+@Suite struct ScheduleOverlapReferenceTests {
+    static let dayNames = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
+
+    /// A rule as JSON and as the plain check reads it.
+    static func randomRule(
+        _ generator: inout ScheduleReferenceTests.Generator, name: String, dated: Bool
+    ) -> (json: String, rule: Schedule.Rule) {
+        let january = LocalDate(year: 2027, month: 1, day: 1)
+        let from = generator.next(0...23) * 60
+        let crosses = generator.next(0...2) == 0
+        let to = crosses ? generator.next(0...(from / 60)) * 60 : generator.next((from / 60 + 1)...24) * 60
+        func clock(_ minutes: Int) -> String {
+            (minutes < 600 ? "0" : "") + "\(minutes / 60):00"
+        }
+        var members = [
+            "\"name\": \"\(name)\"", "\"from\": \"\(clock(from))\"", "\"to\": \"\(clock(to))\"",
+            "\"content\": \"off\"",
+        ]
+        if crosses { members.append("\"crossesMidnight\": true") }
+        var rule = Schedule.Rule(
+            name: name, days: .weekdays([]), from: from, to: to, crossesMidnight: crosses, content: .off)
+        if dated {
+            let dates = Set((0..<generator.next(1...3)).map { _ in january.adding(days: generator.next(0...9)) })
+            rule.days = .dates(Array(dates))
+            members.append("\"dates\": [" + dates.map { "\"\($0)\"" }.joined(separator: ", ") + "]")
+        } else {
+            let days = Set((0..<generator.next(1...4)).map { _ in generator.next(0...6) })
+            rule.days = .weekdays(days)
+            members.append("\"days\": [" + days.map { "\"\(dayNames[$0])\"" }.joined(separator: ", ") + "]")
+            if generator.next(0...1) == 0 {
+                rule.startDate = january.adding(days: generator.next(0...40))
+                members.append("\"startDate\": \"\(rule.startDate!)\"")
+            }
+            if generator.next(0...1) == 0 {
+                rule.endDate = (rule.startDate ?? january).adding(days: generator.next(0...8))
+                members.append("\"endDate\": \"\(rule.endDate!)\"")
+            }
+        }
+        return ("{" + members.joined(separator: ", ") + "}", rule)
+    }
+
+    /// Whether two rules are ever open at once, date by date in minutes from 1970 (no zone).
+    static func meet(_ a: Schedule.Rule, _ b: Schedule.Rule) -> Bool {
+        let first = LocalDate(year: 2026, month: 12, day: 1).daysSinceEpoch
+        for day in first...(first + 120) {
+            let date = LocalDate(daysSinceEpoch: day)
+            guard a.opens(on: date) else { continue }
+            let openA = day * 1440 + a.from
+            let closeA = day * 1440 + (a.crossesMidnight ? 1440 : 0) + a.to
+            for shift in -1...1 where b.opens(on: date.adding(days: shift)) {
+                let openB = (day + shift) * 1440 + b.from
+                let closeB = (day + shift) * 1440 + (b.crossesMidnight ? 1440 : 0) + b.to
+                if max(openA, openB) < min(closeA, closeB) { return true }
+            }
+        }
+        return false
+    }
+
+    @Test func refusedExactlyWhenTwoWindowsMeet() {
+        var generator = ScheduleReferenceTests.Generator(state: 2027)
+        var refused = 0
+        for round in 0..<400 {
+            let dated = round % 4 == 0
+            let a = Self.randomRule(&generator, name: "a", dated: dated)
+            let b = Self.randomRule(&generator, name: "b", dated: dated)
+            let text = #"{"format": "schedule/1", "rules": ["# + a.json + ", " + b.json + "]}"
+            let problems = ScheduleTests.problems(text)
+            let expected = Self.meet(a.rule, b.rule)
+            #expect(problems.isEmpty != expected, "\(text): \(problems)")
+            if expected {
+                refused += 1
+                #expect(problems.first?.hasPrefix("$.rules[1]: \"b\" and \"a\" ($.rules[0]) are both open ") == true)
+            }
+        }
+        // Both answers come up often enough to mean something.
+        #expect(refused > 60 && refused < 340, "\(refused) of 400 refused")
+    }
+}
