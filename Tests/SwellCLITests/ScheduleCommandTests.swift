@@ -125,4 +125,29 @@ import Testing
         #expect(run.stderr.contains("$.default: \(folder)/promotions.json does not exist"), "\(run.stderr)")
         #expect(run.stderr.contains("$.rules[0].content: \(folder)/breakfast.json does not exist"), "\(run.stderr)")
     }
+
+    /// With every scheduled scene there, the check passes and says the schedule; a schedule file's
+    /// rule that names a connector the kiosk file lacks is refused at load, naming its path.
+    @Test func theCheckPassesAndOutputsAreTheKiosksOwn() throws {
+        let folder = try Self.folder()
+        for name in ["menu", "promotions", "breakfast", "lunch", "holiday"] {
+            try Data(#"{"format": "scene/1", "scene": "ripples"}"#.utf8).write(
+                to: URL(fileURLWithPath: "\(folder)/\(name).json"))
+        }
+        let run = try SwellProcess.run(["run", "--kiosk", folder + "/kiosk.json", "--check"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("a schedule of 4 rules (\(folder)/week.json) in Europe/Berlin"), "\(run.stdout)")
+        let other = Self.week.replacingOccurrences(of: #""outputs": ["HDMI-A-1"]"#, with: #""outputs": ["DP-1"]"#)
+        try Data(other.utf8).write(to: URL(fileURLWithPath: folder + "/week.json"))
+        let refused = try SwellProcess.run(["schedule", folder + "/kiosk.json", "--at", "2026-12-24 12:00"])
+        #expect(refused.status == 65, "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains(
+                "$.rules[1].outputs[0]: \"DP-1\" is not an output of this kiosk (HDMI-A-1, HDMI-A-2)"),
+            "\(refused.stderr)")
+        // Alone, a schedule file's outputs are not checked: there is no kiosk to check them against.
+        let alone = try SwellProcess.run(["schedule", folder + "/week.json", "--at", "2026-12-24 12:00"])
+        #expect(alone.status == 0, "\(alone.stderr)")
+        #expect(alone.stdout.contains("DP-1: \(folder)/lunch.json by rule \"lunch\""), "\(alone.stdout)")
+    }
 }
