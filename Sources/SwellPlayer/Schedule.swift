@@ -143,7 +143,9 @@ public struct Schedule: Sendable, Equatable {
     /// its own content). Times are local in the process's TZ (the caller applies `timeZone`
     /// first). Only the windows of the rules reaching the output on the dates within the horizon
     /// around `unix` are looked at.
+    /// A time that is not finite, or further than a few million years from 1970, has none.
     public func decision(for output: String?, at unix: Double) -> Decision? {
+        guard unix.isFinite, abs(unix) < 1e14 else { return nil }
         let reaching = rules.indices.filter { rules[$0].reaches(output) }
         let lower = unix - Self.horizon
         let upper = unix + Self.horizon
@@ -165,7 +167,7 @@ public struct Schedule: Sendable, Equatable {
     /// the output's own content), each the same as `decision(for:at:)` then. The decision in
     /// force at `from` is `decision(for:at: from)`; a change exactly at `from` is listed.
     public func changes(for output: String?, from: Double, to: Double) -> [(at: Double, decision: Decision?)] {
-        guard from < to else { return [] }
+        guard from < to, from.isFinite, to.isFinite, abs(from) < 1e14, abs(to) < 1e14 else { return [] }
         let reaching = rules.indices.filter { rules[$0].reaches(output) }
         let segments = timeline(rules: reaching, from: from - Self.horizon, to: to + Self.horizon)
         var result: [(at: Double, decision: Decision?)] = []

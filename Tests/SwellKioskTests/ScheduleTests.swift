@@ -342,6 +342,9 @@ import Testing
             let always = try #require(schedule.decision(for: "HDMI-A-2", at: m))
             #expect(always.since == m - 8 * d && always.until == m + 8 * d)
             #expect(schedule.decision(for: nil, at: m) == nil, "no connector: only rules for every output")
+            #expect(schedule.decision(for: "HDMI-A-2", at: .infinity) == nil, "no time, no decision")
+            #expect(schedule.decision(for: "HDMI-A-2", at: .nan) == nil)
+            #expect(schedule.changes(for: "HDMI-A-2", from: m, to: .infinity).isEmpty)
         }
         let onlyDefault = try Self.parse(Self.file("", extra: #""default": "off","#))
         try OffHoursTests.inZone("UTC") {
