@@ -1,7 +1,7 @@
 import Glibc
 // libFuzzer harness for the files a kiosk reads (scripts/fuzz builds and runs it): scene files
 // as the first page of a page graph (with the pages and text files they name),
-// draw lists (text ops among them), touch scripts, dump manifests and corrupted font files (DejaVu
+// draw lists (text ops among them), touch scripts, dump manifests, kiosk and schedule files, corrupted font files (DejaVu
 // Sans with the input's (offset, byte) patches, opened and laid out) and video files (demuxed and
 // decoded by FFmpeg from memory through Swell's glue). The first byte of an input picks the loader, the
 // rest is the file. Whatever loads is also rendered, small, by every renderer it can reach; an
@@ -105,11 +105,29 @@ func fuzzVideo(_ bytes: [UInt8]) {
     }
 }
 
+/// A schedule file (`schedule/1`): parsed, then decided in the process's zone a day apart around
+/// 2027's spring night, and its changes over a week listed: each decision holds its own instant,
+/// and the changes come in order.
+func fuzzSchedule(_ bytes: [UInt8]) {
+    guard let schedule = try? parseScheduleFile(bytes: bytes, name: "/etc/swell/schedule.json") else { return }
+    let start = 1_806_105_600.0  // 2027-03-27T00:00:00Z
+    for output in [nil, "HDMI-A-1"] {
+        for step in 0..<4 {
+            let time = start + Double(step) * 43_200 + 0.5
+            if let decision = schedule.decision(for: output, at: time) {
+                guard decision.since <= time, time < decision.until else { fatalError("a decision outside its span") }
+            }
+        }
+        let changes = schedule.changes(for: output, from: start, to: start + 7 * 86_400)
+        guard zip(changes, changes.dropFirst()).allSatisfy({ $0.at < $1.at }) else { fatalError("changes out of order") }
+    }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     guard count > 1 else { return 0 }
     let bytes = Array(UnsafeRawBufferPointer(start: start + 1, count: count - 1))
-    switch start.load(as: UInt8.self) % 7 {
+    switch start.load(as: UInt8.self) % 8 {
     case 0:
         fuzzPages(bytes)
     case 1:
@@ -130,6 +148,8 @@ public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         if let plan = try? parseKioskFile(bytes: bytes, name: "/etc/swell/kiosk.json") {
             guard plan.differences(from: plan).isEmpty else { fatalError("a plan differs from itself") }
         }
+    case 7:
+        fuzzSchedule(bytes)
     case 2:
         _ = try? parseTouchScript(bytes: bytes, name: "fuzz.json")
     default:

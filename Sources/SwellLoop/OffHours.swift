@@ -39,9 +39,10 @@ public struct OffHours: ScreenHours, Sendable, Equatable, CustomStringConvertibl
         return hour * 60 + minute
     }
 
-    public var description: String { "\(Self.clock(from))-\(Self.clock(to))" }
+    public var description: String { "\(Self.clockText(from))-\(Self.clockText(to))" }
 
-    static func clock(_ minutes: Int) -> String {
+    /// Minutes after midnight as "HH:MM" (1440 is "24:00").
+    public static func clockText(_ minutes: Int) -> String {
         let hour = minutes / 60
         let minute = minutes % 60
         return (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"

@@ -40,8 +40,15 @@ public struct KioskFileError: Error, CustomStringConvertible {
 ///                {"matrix": [a, b, c, d, e, f]}],                            every other device
 ///      "clock": {"source": "realtime", "epoch": "2026-01-01T00:00:00Z", "period": 600},
 ///      "power": {"offHours": {"from": "22:00", "to": "07:00"}, "offAfterIdle": 300},
-///      "threads": 4, "input": "demo-touches.json"}
-public func parseKioskFile(bytes: [UInt8], name: String) throws(KioskFileError) -> KioskPlan {
+///      "threads": 4, "input": "demo-touches.json",
+///      "schedule": {"timeZone": …, "default": …, "rules": […]}   or "schedule.json" (a schedule/1 file)
+///
+/// `contentExists`: when given, a content of the inline schedule that it says does not exist is a
+/// problem naming its JSON path (the command passes `fileExists`; a schedule in a file of its own,
+/// `plan.scheduleFile`, is read with `parseScheduleFile`).
+public func parseKioskFile(
+    bytes: [UInt8], name: String, contentExists: ((String) -> Bool)? = nil
+) throws(KioskFileError) -> KioskPlan {
     let root: JSONValue
     do {
         root = try parseJSON(bytes)
@@ -49,6 +56,7 @@ public func parseKioskFile(bytes: [UInt8], name: String) throws(KioskFileError) 
         throw KioskFileError(file: name, problems: ["\(error) (not valid JSON)"], isSyntax: true)
     }
     var reader = KioskFileReader(folder: folder(of: name))
+    reader.contentExists = contentExists
     let plan = reader.plan(JSONField(root: root))
     guard let plan, reader.problems.isEmpty else { throw KioskFileError(file: name, problems: reader.problems) }
     return plan
@@ -77,6 +85,8 @@ struct KioskFileReader {
     /// The connectors the outputs or span name, read even when they have problems (for the
     /// touch section's checks).
     var connectorNames: [String] = []
+    /// When set, a schedule's content file it says does not exist is a problem (at load).
+    var contentExists: ((String) -> Bool)?
 
     init(folder: String) {
         self.folder = folder
@@ -107,6 +117,7 @@ struct KioskFileReader {
     mutating func plan(_ root: JSONField) -> KioskPlan? {
         let allowed = [
             "format", "outputs", "span", "driver", "device", "size", "touch", "clock", "power", "threads", "input",
+            "schedule",
         ]
         guard isObject(root, allowed: allowed) else { return nil }
         _ = check { () throws(JSONFieldError) in try root["format"].oneOf(["kiosk/1"]) }
@@ -120,6 +131,16 @@ struct KioskFileReader {
             plan.threads = check { () throws(JSONFieldError) in try threads.integer(in: 1...256) }
         }
         if let input = optional(root, "input") { plan.script = file(input) }
+        if let schedule = optional(root, "schedule") {
+            // A span shows one content on all its outputs: its rules name none.
+            var outputs = connectorNames
+            if case .span? = layout { outputs = [] }
+            if case .string = schedule.value {
+                plan.scheduleFile = file(schedule)
+            } else {
+                plan.schedule = self.schedule(schedule, standalone: false, outputs: outputs)
+            }
+        }
         return layout == nil ? nil : plan
     }
 
@@ -222,7 +243,7 @@ struct KioskFileReader {
     }
 
     /// A file name, relative to the kiosk file's folder; a built-in scene's name stays a name.
-    private mutating func contentName(_ field: JSONField) -> String? {
+    mutating func contentName(_ field: JSONField) -> String? {
         guard let text = check({ () throws(JSONFieldError) in try field.string() }) else { return nil }
         if !text.contains("/") && !text.hasSuffix(".json") {
             guard builtInScene(named: text) != nil else {
@@ -238,7 +259,7 @@ struct KioskFileReader {
     }
 
     /// A file named by `field`, relative to the kiosk file's folder.
-    private mutating func file(_ field: JSONField) -> String? {
+    mutating func file(_ field: JSONField) -> String? {
         guard let text = check({ () throws(JSONFieldError) in try field.string() }) else { return nil }
         guard !text.isEmpty else {
             problem(field, "expected a file name, got an empty string")

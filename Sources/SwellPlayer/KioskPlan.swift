@@ -92,6 +92,13 @@ public struct KioskPlan: Sendable, Equatable {
     public var threads: Int?
     /// A touch script replayed in real time on the first output (demonstrations, soak tests).
     public var script: String?
+    /// What the outputs show when (a kiosk file's "schedule"); nil: always their own content.
+    /// When the kiosk file names a `schedule/1` file (`scheduleFile`), the command reads it into
+    /// this after parsing (`loadKioskPlan`).
+    public var schedule: Schedule?
+    /// The `schedule/1` file the kiosk file names, relative to the working folder; nil for an
+    /// inline schedule or none.
+    public var scheduleFile: String?
 
     public init(layout: Layout) {
         self.layout = layout
@@ -106,7 +113,8 @@ public struct KioskPlan: Sendable, Equatable {
     }
 
     /// The sections of the plan that differ from `other`'s, by their kiosk file names, leaving
-    /// out what each output shows: what a changed kiosk file cannot change while running.
+    /// out what each output shows and the schedule: what a changed kiosk file cannot change while
+    /// running. A new schedule takes effect while running (`scheduleDiffers(from:)`).
     public func differences(from other: KioskPlan) -> [String] {
         var mine = self
         var theirs = other
@@ -125,6 +133,12 @@ public struct KioskPlan: Sendable, Equatable {
         if threads != other.threads { names.append("threads") }
         if script != other.script { names.append("input") }
         return names
+    }
+
+    /// Whether the schedule (inline or the file it names, and what that file holds once read)
+    /// differs from `other`'s: a change the running kiosk takes up without a restart.
+    public func scheduleDiffers(from other: KioskPlan) -> Bool {
+        schedule != other.schedule || scheduleFile != other.scheduleFile
     }
 
     /// What each output shows, in order (a span's one content for each of its outputs).

@@ -14,6 +14,7 @@ let verbs: [Verb] = [
     scenesVerb,
     renderVerb,
     dumpVerb,
+    scheduleVerb,
     diffVerb,
     benchVerb,
 ]

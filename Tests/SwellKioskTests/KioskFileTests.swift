@@ -86,7 +86,7 @@ import Testing
         #expect(
             problems == [
                 "$.volume: unknown member; allowed here: format, outputs, span, driver, device, size, touch, clock, "
-                    + "power, threads, input",
+                    + "power, threads, input, schedule",
                 "$.outputs[0].colour: unknown member; allowed here: connector, mode, rotate, content, wall",
                 "$.outputs[2].connector: \"HDMI A\" is not a connector name such as HDMI-A-1, DP-2 or DSI-1 "
                     + "('swell displays' lists them)",
@@ -115,7 +115,7 @@ import Testing
         #expect(
             Self.problems(#"{"layers": [{"scene": "wave"}]}"#) == [
                 "$.layers: unknown member; allowed here: format, outputs, span, driver, device, size, touch, clock, "
-                    + "power, threads, input",
+                    + "power, threads, input, schedule",
                 "$: missing required member \"format\"",
                 "$: missing required member \"outputs\" (or \"span\"): what each display shows",
             ])
@@ -145,8 +145,14 @@ import Testing
 
 /// Night hours in a zone with daylight saving time: the boundaries are wall-clock times.
 @Suite(.serialized) struct OffHoursTests {
-    /// Runs `body` with the process's zone set to `zone` (TZ), then puts it back.
+    /// Held while a test runs in a zone: suites run in parallel and TZ is the process's.
+    static let zoneLock = NSLock()
+
+    /// Runs `body` with the process's zone set to `zone` (TZ), then puts it back; one test at a
+    /// time (every suite that reads local times goes through here).
     static func inZone(_ zone: String, _ body: () throws -> Void) rethrows {
+        zoneLock.lock()
+        defer { zoneLock.unlock() }
         let saved = getenv("TZ").map { String(cString: $0) }
         setenv("TZ", zone, 1)
         tzset()
@@ -189,6 +195,18 @@ import Testing
             let evening = 1_774_731_600.0  // 2026-03-28T21:00:00Z
             #expect(night.state(at: evening).off == true)
             #expect(night.state(at: evening).next - evening == 8 * 3600)
+        }
+    }
+
+    /// A boundary in the hour the clocks skip is the jump itself (as a schedule's window edge).
+    @Test func aBoundaryTheClocksSkipIsTheJump() throws {
+        let night = try #require(OffHours(from: 2 * 60 + 30, to: 7 * 60))
+        try Self.inZone("Europe/Berlin") {
+            // 2027-03-28: 02:00 CET becomes 03:00 CEST at 01:00Z; 02:30 never shows.
+            let jump = 1_806_195_600.0  // 2027-03-28T01:00:00Z
+            #expect(night.state(at: jump - 1).off == false)
+            #expect(night.state(at: jump - 1).next == jump)
+            #expect(night.state(at: jump).off == true)
         }
     }
 

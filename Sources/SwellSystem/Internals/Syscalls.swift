@@ -177,3 +177,7 @@ func systemClosedir(_ directory: OpaquePointer) -> Int32 { closedir(directory) }
 @usableFromInline func systemRealtimeTimerArmCancelOnSet(_ fd: Int32, _ seconds: Int) -> Int32 {
     swell_realtime_timer_arm_cancel_on_set(fd, seconds)
 }
+
+@usableFromInline func systemSetenv(_ name: String, _ value: String) { _ = setenv(name, value, 1) }
+
+@usableFromInline func systemTzset() { tzset() }
