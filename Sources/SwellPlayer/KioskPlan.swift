@@ -141,6 +141,15 @@ public struct KioskPlan: Sendable, Equatable {
         schedule != other.schedule || scheduleFile != other.scheduleFile
     }
 
+    /// The name a schedule's rules give output `index`: its connector (a span: its first one;
+    /// nil for a plan of one output that takes the first connected).
+    public func scheduleOutput(_ index: Int) -> String? {
+        switch layout {
+        case .outputs(let outputs): outputs[index].connector
+        case .span(let span): span.outputs.first?.connectorName
+        }
+    }
+
     /// What each output shows, in order (a span's one content for each of its outputs).
     public var outputContents: [String] {
         switch layout {

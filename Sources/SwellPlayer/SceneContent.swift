@@ -150,8 +150,13 @@ public final class SceneContent: KioskContent {
 
     /// Shows the scene file (or built-in scene) `file` from loop time `time`, in place of the
     /// one shown; throws, and goes on as before, when it does not load. With `keepingPage`, the
-    /// page shown stays shown (a changed file of the same page graph).
-    public func show(_ file: String, at time: Double, keepingPage: Bool = false) throws {
+    /// page shown stays shown (a changed file of the same page graph). With `startedAt`, the
+    /// scene's time 0 is that earlier moment (loop time, and the Unix time its text clocks read
+    /// then): a schedule's content taken up mid-window shows what it would had it run since the
+    /// window opened.
+    public func show(
+        _ file: String, at time: Double, keepingPage: Bool = false, startedAt: (loop: Double, unix: Double)? = nil
+    ) throws {
         let shownPage = player.pageName
         let fresh = try load(file)
         name = file
@@ -160,10 +165,22 @@ public final class SceneContent: KioskContent {
         if let realtime {
             player.use(
                 WallClock(epochAtZero: realtime.clock.cycleStart(at: realtime.clock.unwrappedTime), fixedOffset: nil))
+            sceneStart = time
+        } else if let startedAt {
+            dateScene(from: startedAt.loop, unix: startedAt.unix)
+        } else {
+            sceneStart = time
         }
-        sceneStart = time
         undrawn = true
         watch?.follow(followedFiles)
+    }
+
+    /// The scene's time 0 is loop time `loop`, when the wall clock read `unix` (its text clocks
+    /// read it from there). Not with a realtime clock, whose time is the wall's own.
+    public func dateScene(from loop: Double, unix: Double) {
+        guard realtime == nil else { return }
+        sceneStart = loop
+        player.use(WallClock(epochAtZero: unix, fixedOffset: nil))
     }
 
     public func shown() { onShown() }

@@ -21,6 +21,18 @@ func loadKioskPlan(_ path: String, checkingContents: Bool = true) throws -> Kios
     return plan
 }
 
+/// Sets the process's time zone to the kiosk's (its schedule's "timeZone"), in which its
+/// schedule and night hours are said and its text clocks read: before any thread starts, since
+/// setenv is not safe beside threads that read the zone. Exit 65 for a zone that went missing.
+func useScheduleTimeZone(_ plan: KioskPlan, file: String) throws {
+    guard let name = plan.schedule?.timeZone else { return }
+    do {
+        try useTimeZone(name)
+    } catch {
+        throw CommandFailure(ExitStatus.dataError, "\(file): \(error)")
+    }
+}
+
 /// Reads and checks a `schedule/1` file (exit 66, 65 as `loadKioskPlan`); `outputs`: the kiosk's
 /// connectors its rules may name (nil: not checked).
 func loadScheduleFile(_ path: String, outputs: [String]?, checkingContents: Bool = true) throws -> Schedule {
@@ -129,6 +141,8 @@ final class KioskFileFollower {
     private var plan: KioskPlan
     /// Each output's content, in the plan's order (set once they exist).
     var contents: [SceneContent] = []
+    /// Each output's schedule (empty: the kiosk has none).
+    var scheduled: [ScheduledContent] = []
 
     init(path: String, plan: KioskPlan) {
         self.path = path
@@ -144,18 +158,28 @@ final class KioskFileFollower {
                 "\(path) changed but does not check out (running as before): \(CommandFailure.message(of: error))")
             return
         }
-        let differences = new.differences(from: plan)
-        // TODO(lead, issue 38): a changed schedule (new.scheduleDiffers(from: plan)) takes effect
-        // while running and is not among `differences`: hand `new.schedule` to whatever drives the
-        // outputs by the schedule here (and apply its timeZone), then keep it in `plan`. The
-        // schedule file a kiosk file names (plan.scheduleFile) is not followed yet either.
+        var differences = new.differences(from: plan)
+        // A schedule added or taken away changes what drives the outputs, and a new time zone
+        // cannot be set beside running threads (setenv): both wait for a restart.
+        if (new.schedule == nil) != scheduled.isEmpty || new.schedule?.timeZone != plan.schedule?.timeZone {
+            differences.append("schedule")
+        }
         if !differences.isEmpty {
             kioskWarn(
                 "\(path) changed: " + differences.map { "\"\($0)\"" }.joined(separator: ", ")
                     + " cannot change while running; restart Swell to apply (systemctl restart swell-kiosk)")
         }
         // A content changes live when the outputs are the same ones.
-        guard !differences.contains(where: { $0 == "outputs" || $0 == "span" }) else { return }
+        guard !differences.contains(where: { $0 == "outputs" || $0 == "span" || $0 == "schedule" }) else { return }
+        if !scheduled.isEmpty, let schedule = new.schedule {
+            // The schedule chooses what shows: the new one (and new own contents) from the next round.
+            for (index, content) in scheduled.enumerated() {
+                content.use(schedule, ownContent: new.outputContents[index])
+            }
+            if new.scheduleDiffers(from: plan) { kioskWarn("\(path) changed: the new schedule applies now") }
+            plan = new
+            return
+        }
         for (index, name) in new.outputContents.enumerated() where name != plan.outputContents[index] {
             do {
                 try contents[index].show(name, at: time)

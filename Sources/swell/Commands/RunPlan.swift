@@ -12,9 +12,20 @@ import SwellSystem
 /// (a span: one content over a canvas the outputs share) until a stop signal or `seconds`.
 /// With `kioskFile`, that file is followed too (`KioskFileFollower`).
 func runPlan(_ plan: KioskPlan, seconds: Double?, kioskFile: String? = nil) throws -> Int32 {
+    // The zone first, while this is the only thread.
+    try useScheduleTimeZone(plan, file: kioskFile ?? "the kiosk")
     let threads = plan.threads ?? onlineCores()
     let load = { (name: String) in try loadScenePlayer(name, threads: threads, videoPacing: .live) }
-    let players = try plan.outputContents.map(load)
+    // With a schedule, each output starts with what it chooses now.
+    let wallAtStart = realtimeSeconds()
+    let firstContents = plan.outputContents.indices.map { index in
+        plan.schedule.map { schedule in
+            ScheduledContent.content(
+                of: ScheduledContent.look(schedule, plan.scheduleOutput(index), at: wallAtStart).decision,
+                schedule: schedule, ownContent: plan.outputContents[index])
+        } ?? plan.outputContents[index]
+    }
+    let players = try firstContents.map(load)
     let script = try plan.script.map(loadTouchScript) ?? TouchScript(events: [])
     let opened = try openPlanOutputs(plan, seconds: seconds, fromKioskFile: kioskFile != nil)
     let runStart = monotonicSeconds()
@@ -22,11 +33,11 @@ func runPlan(_ plan: KioskPlan, seconds: Double?, kioskFile: String? = nil) thro
     let follower = kioskFile.map { KioskFileFollower(path: $0, plan: plan) }
     var contents: [SceneContent] = []
     for (index, player) in players.enumerated() {
-        let name = plan.outputContents[index]
+        let name = firstContents[index]
         let shownOn = opened.description(ofContent: index)
         let label = name.split(separator: "/").last.map(String.init) ?? name
-        // The kiosk file is followed beside the first content's files.
-        let others = index == 0 ? [kioskFile].compactMap { $0 } : []
+        // The kiosk file (and the schedule file it names) is followed beside the first content's files.
+        let others = index == 0 ? [kioskFile, plan.scheduleFile].compactMap { $0 } : []
         let files = others + SceneContent.files(of: player, name)
         let watch = files.isEmpty ? nil : followed(files)
         let content = SceneContent(
@@ -38,15 +49,31 @@ func runPlan(_ plan: KioskPlan, seconds: Double?, kioskFile: String? = nil) thro
         contents.append(content)
     }
     follower?.contents = contents
+    let scheduled = plan.schedule.map { schedule in
+        contents.indices.map { index in
+            ScheduledContent(
+                scene: contents[index], schedule: schedule, output: plan.scheduleOutput(index),
+                ownContent: plan.outputContents[index],
+                prefix: opened.loop.presenters.count > 1 && opened.span == nil
+                    ? opened.loop.presenters[index].display.output + ": " : "")
+        }
+    }
+    follower?.scheduled = scheduled ?? []
+    // What each output runs: its scene, or the schedule's choice of scenes.
+    let shown: [any KioskContent] = scheduled ?? contents
     let outputs: [OutputContent]
     var summary: (() -> String)?
     if let layout = opened.span {
-        let canvas = SpanCanvas(layout: layout, content: contents[0])
+        let canvas = SpanCanvas(layout: layout, content: shown[0])
         // The content follows its files once: the first output's round takes the changes up.
-        outputs = canvas.tiles.enumerated().map { OutputContent($1, watch: $0 == 0 ? contents[0].watch : nil) }
+        outputs = canvas.tiles.enumerated().map {
+            OutputContent($1, watch: $0 == 0 ? contents[0].watch : nil, hours: hours(plan, scheduled?[0]))
+        }
         summary = { "the canvas was drawn \(canvas.canvasFrames) times" }
     } else {
-        outputs = contents.map { OutputContent($0, watch: $0.watch) }
+        outputs = shown.indices.map {
+            OutputContent(shown[$0], watch: contents[$0].watch, hours: hours(plan, scheduled?[$0]))
+        }
     }
     let end: LoopEnd
     do {
@@ -57,6 +84,17 @@ func runPlan(_ plan: KioskPlan, seconds: Double?, kioskFile: String? = nil) thro
     }
     report(end, opened, contents: contents, since: runStart, summary: summary)
     return ExitStatus.success
+}
+
+/// When an output's screen is off by the clock: its schedule's "off" windows, the plan's night
+/// hours, or both.
+private func hours(_ plan: KioskPlan, _ scheduled: ScheduledContent?) -> (any ScreenHours)? {
+    switch (scheduled, plan.offHours) {
+    case (let scheduled?, let night?): EitherHours(scheduled, night)
+    case (let scheduled?, nil): scheduled
+    case (nil, let night?): night
+    case (nil, nil): nil
+    }
 }
 
 /// The frame counts at the end of a run, then the outputs given back after a stop signal.
