@@ -9,6 +9,8 @@ import SwellJSON
 ///      "fps": 30, "command": ["swell", "dump", ...],
 ///      "frames": [{"index": 0, "file": "frame-000000.raw", "time": 0, "checksum": "fnv1a64:…"}, ...]}
 ///
+/// A dump of a kiosk file adds each frame's local time and what it shows ("local", "shows").
+///
 /// `checksum` is FNV-1a 64 over the frame's packed rows (SwellOutput's `checksum`), in hex.
 public struct DumpManifest: Equatable, Sendable {
     public struct FrameEntry: Equatable, Sendable {
@@ -16,12 +18,20 @@ public struct DumpManifest: Equatable, Sendable {
         public var file: String
         public var time: Double
         public var checksum: UInt64
+        /// A dump of a kiosk file: the frame's local wall-clock time and what its schedule shows
+        /// then ("lunch.json", "off"); nil otherwise.
+        public var local: String?
+        public var shows: String?
 
-        public init(index: Int, file: String, time: Double, checksum: UInt64) {
+        public init(
+            index: Int, file: String, time: Double, checksum: UInt64, local: String? = nil, shows: String? = nil
+        ) {
             self.index = index
             self.file = file
             self.time = time
             self.checksum = checksum
+            self.local = local
+            self.shows = shows
         }
     }
 
@@ -67,7 +77,10 @@ public struct DumpManifest: Equatable, Sendable {
         for (n, frame) in frames.enumerated() {
             text +=
                 "    {\"index\": \(frame.index), \"file\": \(jsonString(frame.file)), \"time\": \(format(frame.time)), "
-            text += "\"checksum\": \"\(Self.hex(frame.checksum))\"}" + (n + 1 < frames.count ? ",\n" : "\n")
+            text += "\"checksum\": \"\(Self.hex(frame.checksum))\""
+            if let local = frame.local { text += ", \"local\": \(jsonString(local))" }
+            if let shows = frame.shows { text += ", \"shows\": \(jsonString(shows))" }
+            text += "}" + (n + 1 < frames.count ? ",\n" : "\n")
         }
         text += "  ]\n}\n"
         return text
@@ -95,7 +108,10 @@ public struct DumpManifest: Equatable, Sendable {
                     throw JSONFieldError(
                         path: entry.path + ".checksum", message: "expected \"fnv1a64:\" and 16 hex digits")
                 }
-                frames.append(FrameEntry(index: index, file: file, time: time, checksum: sum))
+                let local = try entry.optional("local")?.string()
+                let shows = try entry.optional("shows")?.string()
+                frames.append(
+                    FrameEntry(index: index, file: file, time: time, checksum: sum, local: local, shows: shows))
             }
             return DumpManifest(width: width, height: height, fps: fps, command: command, frames: frames)
         } catch {

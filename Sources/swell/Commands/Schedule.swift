@@ -28,7 +28,7 @@ let scheduleVerb = Verb(
     run: runSchedule)
 
 /// A local time as written on the command line, before the zone makes it an instant.
-private struct WrittenTime {
+struct WrittenTime {
     let text: String
     let date: LocalDate
     let secondOfDay: Int
@@ -267,7 +267,7 @@ private func clockText(_ minutes: Int) -> String {
 
 /// "2026-12-24 16:00 Thu CET" (with the seconds when not 0), and "(UTC+01:00)" after it when
 /// `withZone`.
-private func describeLocal(_ unix: Double, withZone: Bool = false) -> String {
+func describeLocal(_ unix: Double, withZone: Bool = false) -> String {
     let time = LocalTime(unixSeconds: unix)
     func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
     let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
