@@ -85,7 +85,7 @@ func makePlaylistItem(
                 bytes: bytes, name: page, read: loaders.read, loadVideo: loaders.loadVideo,
                 loadImages: loaders.loadImages)
         } catch {
-            throw SceneFileError(file: "", problems: error.problems.map { "\(path): \(page): \($0)" })
+            throw SceneFileError(file: "", problems: error.problems.map { "\(path): \($0)" })
         }
     case .picture(let picture, let fills):
         let scene: PictureScene
