@@ -246,6 +246,31 @@ func middle(_ player: ScenePlayer, at time: Double, in frame: PixelBuffer) -> UI
         }
     }
 
+    /// The renderer's threads and bands change no pixel of a playlist's frames, across a wipe and
+    /// a crossfade.
+    @Test func threadsChangeNoPixel() throws {
+        let files = PlaylistTestFiles()
+        files.pictures = ["a.png": red]
+        files.pages = ["ripples.json": #"{"scene": "ripples"}"#, "wave.json": #"{"scene": "wave"}"#]
+        let text = """
+            {"format": "playlist/1", "transition": {"kind": "crossfade", "duration": 0.8},
+             "items": [{"page": "wave.json", "duration": 1, "transition": {"kind": "wipe", "duration": 1}},
+                       {"picture": "a.png", "duration": 1}, {"page": "ripples.json", "duration": 1}]}
+            """
+        let one = try loadPlaylist(bytes: Array(text.utf8), name: "list.json", threads: 1, loaders: files.loaders)
+        let three = try loadPlaylist(bytes: Array(text.utf8), name: "list.json", threads: 3, loaders: files.loaders)
+        let (a, b) = (PixelBuffer(width: 200, height: 120), PixelBuffer(width: 200, height: 120))
+        for time in stride(from: 0.0, through: 3.6, by: 0.15) {
+            for player in [one, three] {
+                player.handle(TouchEvent(.began, finger: 0, x: 100, y: 60, time: time))
+                player.handle(TouchEvent(.ended, finger: 0, x: 100, y: 60, time: time))
+            }
+            one.render(at: time, into: a.surface)
+            three.render(at: time, into: b.surface)
+            #expect(a.packedBytes() == b.packedBytes(), "at \(time) s")
+        }
+    }
+
     /// A crossfade frame is the outgoing item's frame at the change, at the faded alpha, over the
     /// incoming one's; a wipe's rows above the wave are the outgoing item's and those below the
     /// incoming one's. The items' frames are drawn by players of their own.
