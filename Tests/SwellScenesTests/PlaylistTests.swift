@@ -171,6 +171,41 @@ func middle(_ player: ScenePlayer, at time: Double, in frame: PixelBuffer) -> UI
         #expect(frame.packedBytes() == expected.packedBytes())
     }
 
+    /// With the default tap action the touches go to the item: a page's button works (here a
+    /// `page` action's wipe to the page it names), at the item's own time.
+    @Test func anItemsButtonsWork() throws {
+        let files = PlaylistTestFiles()
+        files.pictures = ["red.png": red]
+        let pageA = """
+            {"layers": [{"scene": "flow"}, {"scene": "button", "frame": {"width": 60, "height": 30},
+              "parameters": {"label": "Go", "action": "page", "target": "b.json"}}]}
+            """
+        files.pages = ["a.json": pageA, "b.json": #"{"scene": "wave"}"#]
+        let player = try files.load(
+            #"{"format": "playlist/1", "transition": {"kind": "cut"}, "items": [{"picture": "red.png", "duration": 1}, {"page": "a.json", "duration": 10}]}"#
+        )
+        let alone = try loadPageGraph(
+            bytes: Array(pageA.utf8), name: "a.json", read: { Array(files.pages[$0]!.utf8) },
+            loadImages: { _, _ in .none })
+        let (frame, expected) = (PixelBuffer(width: 160, height: 90), PixelBuffer(width: 160, height: 90))
+        for (shown, offset) in [(player, 1.0), (alone, 0.0)] {
+            let target = shown === player ? frame : expected
+            shown.render(at: offset, into: target.surface)
+            shown.render(at: offset + 0.2, into: target.surface)
+            shown.handle(TouchEvent(.began, finger: 0, x: 80, y: 45, time: offset + 0.5))
+            shown.handle(TouchEvent(.ended, finger: 0, x: 80, y: 45, time: offset + 0.55))
+            shown.render(at: offset + 0.9, into: target.surface)
+        }
+        #expect(frame.packedBytes() == expected.packedBytes(), "the wipe to b.json 0.35 s after the tap")
+        // And the tap did something: page a untouched looks otherwise.
+        let untouched = try loadPageGraph(
+            bytes: Array(pageA.utf8), name: "a.json", read: { Array(files.pages[$0]!.utf8) },
+            loadImages: { _, _ in .none })
+        let still = PixelBuffer(width: 160, height: 90)
+        for time in [0, 0.2, 0.9] { untouched.render(at: time, into: still.surface) }
+        #expect(frame.packedBytes() != still.packedBytes())
+    }
+
     @Test func tapNextMovesOnAtTheTapAndPauseHolds() throws {
         let (files, text) = colourPlaylist(tap: #"{"action": "next"}"#)
         let player = try files.load(text)
