@@ -221,6 +221,7 @@ final class PlaylistEngine {
                 duration: style.duration)
             frozen.commands.removeAll(keepingCapacity: true)
         }
+        preparer.release(current)
         current = next
         index = nextIndex
         start = time
@@ -337,6 +338,19 @@ final class PlaylistPreparer: @unchecked Sendable {
 
     /// Waits until the item asked for is prepared.
     func finish() { queue.sync {} }
+
+    /// Lets the item that gave way go on the preparing thread, not the render thread: its text
+    /// service (FreeType and fontconfig torn down), its pictures, its video's decoding thread
+    /// (joined). The render thread no longer uses it (its frozen picture is the transition's own).
+    func release(_ player: ScenePlayer) {
+        let leaving = Leaving(player: player)
+        queue.async { withExtendedLifetime(leaving) {} }
+    }
+
+    private struct Leaving: @unchecked Sendable {
+        // @unchecked: handed to the queue as the render thread lets go of it; only released there.
+        let player: ScenePlayer
+    }
 
     private func prepare(after index: Int, size: FrameSize, clock: WallClock) -> Prepared {
         var skipped: [String] = []
