@@ -292,7 +292,7 @@ final class PlaylistPreparer: @unchecked Sendable {
     private let queue = DispatchQueue(label: "swell.playlist.prepare")
     private let lock = ConditionLock()
     private var slot: Prepared?
-    private var renderer = FrameRenderer(threads: 1)
+    private let renderer = FrameRenderer(threads: 1)
     private var scratch: PixelBuffer?
     /// An item is being prepared or waits in the slot.
     private(set) var asked = false
