@@ -1,7 +1,8 @@
 import Glibc
 // libFuzzer harness for the files a kiosk reads (scripts/fuzz builds and runs it): scene files
 // as the first page of a page graph (with the pages and text files they name),
-// draw lists (text ops among them), touch scripts, dump manifests, kiosk and schedule files, corrupted font files (DejaVu
+// playlists (their page and picture items), draw lists (text ops among them), touch scripts, dump
+// manifests, kiosk and schedule files, corrupted font files (DejaVu
 // Sans with the input's (offset, byte) patches, opened and laid out) and video files (demuxed and
 // decoded by FFmpeg from memory through Swell's glue). The first byte of an input picks the loader, the
 // rest is the file. Whatever loads is also rendered, small, by every renderer it can reach; an
@@ -89,6 +90,28 @@ func fuzzPages(_ bytes: [UInt8]) {
     for time in [0.8, 1.2, 3.25, 100.0] { player.render(at: time, into: sceneTarget.surface) }
 }
 
+/// The input as a playlist file (`playlist/1`): its page items from `pages/` (as page graphs),
+/// picture items as a small synthetic picture when the name is a page's (else refused), videos
+/// refused; played across its changes and loops with taps (each tap action), the next items
+/// prepared on the preparing thread.
+func fuzzPlaylist(_ bytes: [UInt8]) {
+    let loaders = PlaylistLoaders(
+        read: readPage, loadImages: { _, _ in .none },
+        loadPicture: { name in
+            _ = try readPage(name)
+            return SceneImages(names: [name]) { _, _ in PixelBuffer(width: 5, height: 3) }
+        },
+        journal: { _ in })
+    guard let player = try? loadPlaylist(bytes: bytes, name: "fuzz.json", loaders: loaders) else { return }
+    for time in [0.0, 0.5] { player.render(at: time, into: sceneTarget.surface) }
+    player.handle(TouchEvent(.began, finger: 0, x: 32, y: 18, time: 0.6))
+    player.handle(TouchEvent(.ended, finger: 0, x: 32, y: 18, time: 0.7))
+    _ = player.isIdle(at: 0.8)
+    _ = player.nextWake(after: 0.8)
+    for time in [0.8, 1.2, 3.25, 100.0, 100.5] { player.render(at: time, into: sceneTarget.surface) }
+    player.finishBackgroundWork()
+}
+
 /// The input as a video file: FFmpeg's demuxers and decoders read it from memory, and Swell's
 /// glue around them (probing, the first picture at open, stamps, seeking back, conversion to a
 /// fitted and a filled frame) must turn whatever they say into an error or pictures.
@@ -127,7 +150,7 @@ func fuzzSchedule(_ bytes: [UInt8]) {
 public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     guard count > 1 else { return 0 }
     let bytes = Array(UnsafeRawBufferPointer(start: start + 1, count: count - 1))
-    switch start.load(as: UInt8.self) % 8 {
+    switch start.load(as: UInt8.self) % 9 {
     case 0:
         fuzzPages(bytes)
     case 1:
@@ -150,6 +173,8 @@ public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         }
     case 7:
         fuzzSchedule(bytes)
+    case 8:
+        fuzzPlaylist(bytes)
     case 2:
         _ = try? parseTouchScript(bytes: bytes, name: "fuzz.json")
     default:

@@ -65,11 +65,15 @@ public final class SceneContent: KioskContent {
     }
 
     /// The files a kiosk showing `player`, loaded from the scene file `name`, follows: that file,
-    /// the other pages of its page graph and every text file their text elements show (none for a
-    /// built-in scene's name).
+    /// the other pages of its page graph and every text file their text elements show; for a
+    /// playlist, its item files too (pages, their text files, pictures, videos: a changed one is
+    /// taken up at its item's next turn, so only the playlist file itself reloads the scene).
+    /// None for a built-in scene's name.
     public static func files(of player: ScenePlayer, _ name: String) -> [String] {
         guard builtInScene(named: name) == nil else { return [] }
-        return [name] + player.pageFiles + player.textFiles
+        var files = [name] + player.pageFiles
+        for file in player.textFiles + player.itemFiles where !files.contains(file) { files.append(file) }
+        return files
     }
 
     /// What this content follows now.

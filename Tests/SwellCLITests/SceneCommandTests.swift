@@ -102,10 +102,11 @@ import Testing
         #expect(result.stderr.contains("fc-list : family"))
     }
 
-    /// The slideshow checks every file's header at start-up (a file that is not a PNG stops it
-    /// there, named), and decodes each picture only when it is shown: one that turns out to be
-    /// truncated is reported and skipped, and the run goes on.
-    @Test func slideshowRejectsANonPNGAtStartAndSkipsATruncatedOneWhileRunning() throws {
+    /// The slideshow checks every file's header at start-up (a file that is not a PNG is left
+    /// out, named on standard error, and the others play: issue 38), and decodes each picture only
+    /// when it is shown: one that turns out to be truncated is reported and skipped, and the run
+    /// goes on.
+    @Test func slideshowSkipsANonPNGAtStartAndATruncatedOneWhileRunning() throws {
         let folder = try temporaryFolder()
         let pictures = folder + "/pictures"
         try FileManager.default.createDirectory(atPath: pictures, withIntermediateDirectories: true)
@@ -137,12 +138,10 @@ import Testing
         #expect(first[2] > 0x18 && first[2] < 0x28 && later[2] > 0x38 && later[2] < 0x48, "red of a, then c")
 
         try Data("not a png".utf8).write(to: URL(fileURLWithPath: pictures + "/d.png"))
-        let rejected = try SwellProcess.run(arguments + ["-o", folder + "/rejected"])
-        #expect(rejected.status == 65)
-        #expect(
-            rejected.stderr.contains("$.parameters.folder: \(pictures)/d.png: not a readable PNG"), "\(rejected.stderr)"
-        )
-        #expect(!FileManager.default.fileExists(atPath: folder + "/rejected/manifest.json"))
+        let skipped = try SwellProcess.run(arguments + ["-o", folder + "/skipped"])
+        #expect(skipped.status == 0, "\(skipped.stderr)")
+        #expect(skipped.stderr.contains("swell: skipping \(pictures)/d.png: not a readable PNG"), "\(skipped.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/skipped/manifest.json"))
     }
 
     /// `swell show` of a JPEG shot sideways (EXIF orientation 6): the memory presenter's picture

@@ -9,9 +9,15 @@ extension ScenePlayer {
         pageName.isEmpty ? [] : [pageName] + bookedPages.map(\.name).filter { $0 != pageName }.sorted()
     }
 
+    /// A playlist's item files (`loadPlaylist`): its pages (with the pages their buttons reach and
+    /// their text files), pictures and videos, each once; empty for a page. A changed one is
+    /// taken up at its item's next turn, as each turn loads its item afresh (the text files of
+    /// the item shown are also in `textFiles`, so their text changes at once).
+    public var itemFiles: [String] { playlist?.files ?? [] }
+
     /// Every text file a text element of any page shows, as it was read (resolved), each once.
     public var textFiles: [String] {
-        var files: [String] = []
+        var files: [String] = playlist?.current.textFiles ?? []
         for layers in [layers] + bookedPages.map(\.layers) {
             for case let text as TextScene in layers where !text.file.isEmpty && !files.contains(text.file) {
                 files.append(text.file)

@@ -4,39 +4,63 @@ import SwellRaster
     import Glibc
 #endif
 
-/// The page switch's wave wipe: the page a tap left, frozen as it was then, wiped away over the
-/// new one from the top, above the slideshow tutorial's rising wave (amplitude 36 px,
-/// wavelength 314 px), easeOut over `ScenePlayer.pageTransition` seconds from the tap.
+/// The switch from one frozen picture to what is shown now: the page a tap left, or a playlist's
+/// outgoing item, drawn once into a buffer as it was at the change and laid over the new one.
+/// A wipe (pages' page switch) wipes it away from the top, above the slideshow tutorial's rising
+/// wave (amplitude 36 px, wavelength 314 px), easeOut over `duration` seconds from the change; a
+/// crossfade lays it over the new one at an alpha falling linearly from 1 to 0.
 struct PageWipe {
+    enum Style {
+        case wipe, crossfade
+    }
+
     private var outgoing: PixelBuffer?
     private let renderer = FrameRenderer()
-    /// When the wipe began (nil: no wipe under way).
+    /// When the switch began (nil: none under way).
     private var start: Double?
+    private var style = Style.wipe
+    private var duration = ScenePlayer.pageTransition
     private var edge = Path()
 
     /// Draws `list` (the old page at `time`, `size` big) into the outgoing picture and starts
-    /// the wipe at `time`.
-    mutating func freeze(_ list: DisplayList, size: FrameSize, at time: Double) {
+    /// the switch at `time`, in `style` over `duration` seconds (more than 0).
+    mutating func freeze(
+        _ list: DisplayList, size: FrameSize, at time: Double, style: Style = .wipe,
+        duration: Double = ScenePlayer.pageTransition
+    ) {
         if outgoing?.surface.width != size.width || outgoing?.surface.height != size.height {
             outgoing = PixelBuffer(width: size.width, height: size.height)
         }
         if let outgoing { renderer.render(list, into: outgoing.surface, tracksDamage: false) }
         start = time
+        self.style = style
+        self.duration = duration
     }
+
+    /// Ends the switch under way, if any (a cut).
+    mutating func stop() { start = nil }
 
     func isIdle(at time: Double) -> Bool {
         guard let start else { return true }
-        return time >= start + ScenePlayer.pageTransition
+        return time >= start + duration
     }
 
-    /// Appends the old page over the new one at `time` (nothing once the wipe is over).
+    /// When the switch under way ends (nil: none).
+    var end: Double? { start.map { $0 + duration } }
+
+    /// Appends the old page over the new one at `time` (nothing once the switch is over).
     mutating func append(at time: Double, size: FrameSize, into commands: inout [FrameCommand]) {
         guard let start, let outgoing else { return }
-        let pct = TimingCurve.easeOut.value(at: (time - start) / ScenePlayer.pageTransition)
-        guard pct < 1 else {
+        let progress = (time - start) / duration
+        guard progress < 1 else {
             self.start = nil
             return
         }
+        if style == .crossfade {
+            commands.append(.image(outgoing, alpha: Float(1 - max(0, progress))))
+            return
+        }
+        let pct = TimingCurve.easeOut.value(at: progress)
         let width = Double(size.width)
         let amplitude = 36.0
         let mean = (1 - pct) * (Double(size.height) + 2 * amplitude) - amplitude

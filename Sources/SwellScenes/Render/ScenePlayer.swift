@@ -31,6 +31,9 @@ public final class ScenePlayer {
     private var lastRender: Double?
     /// Whether frames draw only what changed (false: every frame is drawn whole).
     public var tracksDamage = true
+    /// A playlist's items and their changes (`loadPlaylist`; nil: a page or page graph). Its one
+    /// layer is the playlist's `PlaylistScene`.
+    var playlist: PlaylistEngine?
 
     /// A layer's id and frame in a page (nil frame: the whole screen).
     public struct Placement {
@@ -197,16 +200,7 @@ public final class ScenePlayer {
     /// the renderer's storage: copy it (`Damage.formUnion`) to keep it past the next frame.
     @discardableResult
     public func render(at time: Double, into surface: PixelSurface) -> Damage {
-        let size = screenSize(for: surface)
-        list.width = size.width
-        list.height = size.height
-        placement.screen = size
-        switchPage(at: time)
-        placement.scroll(page, at: time)
-        list.commands.removeAll(keepingCapacity: true)
-        list.background = page.background
-        renderLayers(at: time)
-        wipe.append(at: time, size: size, into: &list.commands)
+        buildFrame(at: time, size: screenSize(for: surface))
         let damage: Damage
         if let viewport, !viewport.isWholeCanvas {
             damage = renderer.render(list, into: surface, viewport: viewport.rect, tracksDamage: tracksDamage)
@@ -216,8 +210,30 @@ public final class ScenePlayer {
         // Release the references the ops hold (paths, images) so scenes can mutate their
         // storage in place next frame instead of copying it.
         list.commands.removeAll(keepingCapacity: true)
-        lastRender = time
         return damage
+    }
+
+    /// The frame at `time`, `size` big, in `list`: the page's ops (a page switched to first,
+    /// the scroll moved) and the wipe over them.
+    private func buildFrame(at time: Double, size: FrameSize) {
+        list.width = size.width
+        list.height = size.height
+        placement.screen = size
+        switchPage(at: time)
+        placement.scroll(page, at: time)
+        list.commands.removeAll(keepingCapacity: true)
+        renderLayers(at: time)
+        list.background = playlist?.background ?? page.background
+        wipe.append(at: time, size: size, into: &list.commands)
+        lastRender = time
+    }
+
+    /// Appends the frame at `time`, `size` big, to `commands` (a playlist's item drawn into
+    /// the playlist's frame, or frozen for its transition); the colour under it is `background`.
+    func appendFrame(at time: Double, size: FrameSize, into commands: inout [FrameCommand]) {
+        buildFrame(at: time, size: size)
+        commands.append(contentsOf: list.commands)
+        list.commands.removeAll(keepingCapacity: true)
     }
 
     /// Appends every layer of the shown page at `time`, each placed on the screen.
@@ -237,6 +253,10 @@ public final class ScenePlayer {
     /// Makes every text element read `clock` (a fixed one for deterministic dumps and tests).
     /// Every page's, so the other pages of a dump show the same fixed time.
     public func use(_ clock: WallClock) {
+        if let playlist {
+            playlist.use(clock)
+            return
+        }
         changeTexts { text in
             text.wallClock = clock
             return true
@@ -244,9 +264,10 @@ public final class ScenePlayer {
     }
 
     /// Applies `change` to every text element of every page, the shown one and the others.
-    private func changeTexts(_ change: (inout TextScene) -> Bool) {
+    func changeTexts(_ change: (inout TextScene) -> Bool) {
         page.changeTexts(change)
         book.changePages { $0.changeTexts(change) }
+        playlist?.current.changeTexts(change)
     }
 
     /// Makes the next frame draw every pixel: for a surface whose contents were lost or written

@@ -35,7 +35,9 @@ let benchVerb = Verb(
         12:00 UTC, as in 'swell dump'), so a change in the pictures is visible. The scene's first
         frame is drawn before the timed ones and reported apart as 'start-up' (it decodes the
         pictures and lays the text out, while a kiosk still shows the console); frame 0 then
-        draws only what its touches changed.
+        draws only what its touches changed. Work the scene does on other threads (a playlist's
+        next item, a slideshow's next picture) is waited for between frames, untimed, and the wait
+        reported: the stepped clock runs far faster than the seconds a kiosk's threads have.
         --clock-step S holds the animation at time 0 and moves the wall clock S seconds a frame:
         with --clock-step 60, each frame of a page with an HH:MM clock shows a new minute, so its
         frame times against --whole-frames say what a clock's change costs against a full redraw.

@@ -159,6 +159,16 @@ func benchFrames(
         // --clock-step: the animation stands still at 0 and only the wall clock moves.
         let time = clockStep == nil ? Double(index) / refresh : 0
         if let clockStep { player.use(steppedClock(index + 1, clockStep)) }
+        // What a kiosk's background threads do in the seconds of real time between two changes
+        // is waited for here, untimed (and reported): the stepped clock outruns them.
+        let waitStart = monotonicSeconds()
+        player.finishBackgroundWork()
+        let wait = (monotonicSeconds() - waitStart) * 1000
+        if wait > 0.05 {
+            times.waited += wait
+            times.waits += 1
+            times.longestWait = max(times.longestWait, wait)
+        }
         playback.deliver(upTo: time)
         let started = monotonicSeconds()
         let drawn = player.render(at: time, into: surface)
@@ -274,6 +284,12 @@ func reportScene(_ series: BenchSeries, budget: Double, arguments: ParsedArgumen
         print(
             "start-up frame (drawn before the timed ones: picture decodes, text layout): "
                 + "\(formatMilliseconds(startup)) ms")
+    }
+    if series.times.waits > 0 {
+        print(
+            "waited between frames, untimed, for work on other threads (next items, pictures decoded ahead): "
+                + "\(formatMilliseconds(series.times.waited)) ms before \(series.times.waits) frames, at most "
+                + "\(formatMilliseconds(series.times.longestWait)) ms")
     }
     print(formatTable(header, rows), terminator: "")
     print("checksum of the last frame: \(String(series.checksum ?? 0, radix: 16))")

@@ -54,6 +54,14 @@ func loadScenePlayer(_ argument: String, threads: Int = 1, videoPacing: VideoPac
     } catch {
         throw CommandFailure(ExitStatus.noInput, "\(argument): cannot read: \(error)")
     }
+    if isPlaylistDocument(bytes) {
+        do {
+            return try loadPlaylist(
+                bytes: bytes, name: argument, threads: threads, loaders: playlistLoaders(videoPacing: videoPacing))
+        } catch {
+            throw CommandFailure(ExitStatus.dataError, error.description)
+        }
+    }
     do {
         // Every page its buttons can reach is loaded and checked now (`loadPageGraph`).
         return try loadPageGraph(
@@ -68,6 +76,26 @@ func loadScenePlayer(_ argument: String, threads: Int = 1, videoPacing: VideoPac
     }
 }
 
+/// What a playlist loads its items with (`loadPlaylist`): the files a page names, as `swell run`
+/// loads a page; a picture item's file checked now (its header) and decoded, reduced as far as it
+/// still covers the screen, when its turn is prepared. Called on the playlist's preparing thread.
+func playlistLoaders(videoPacing: VideoPacing) -> PlaylistLoaders {
+    PlaylistLoaders(
+        read: { try readWholeFile($0) },
+        loadVideo: { try loadVideo($0, pacing: videoPacing) },
+        loadImages: { page, folder in
+            let base = page.lastIndex(of: "/").map { String(page[...$0]) } ?? ""
+            return try loadImageFolder(folder.hasPrefix("/") ? folder : base + folder)
+        },
+        loadPicture: { path in
+            _ = try readPictureSize(path: path)
+            return SceneImages(names: [path]) { name, size in
+                try readPicture(path: name, covering: (size.width, size.height))
+            }
+        },
+        journal: { printError("swell: \($0)") })
+}
+
 /// How a video element's pictures meet the scene clock.
 enum VideoPacing {
     /// Each picture is waited for: the same time gives the same bytes (dump, bench, tests).
@@ -78,7 +106,9 @@ enum VideoPacing {
 
 /// The video elements this process opened, for their counts at the end of a run or bench. Weak:
 /// a scene file reloaded while running lets its old players, their threads and buffers go.
+/// Guarded by `openedVideosLock`: a playlist opens its videos on its preparing thread.
 nonisolated(unsafe) var openedVideos: [OpenedVideo] = []
+let openedVideosLock = Lock()
 
 final class OpenedVideo {
     let file: String
@@ -99,8 +129,10 @@ func loadVideo(_ request: SceneVideo.Request, pacing: VideoPacing) throws -> Sce
         decoder: decoder, loops: request.loops, scaling: VideoScaling(request.fills ? .fill : .fit),
         background: request.background.opaquePixel, waitsForFrames: pacing == .exact,
         report: { printError("swell: \(request.file): \($0)") })
-    openedVideos.removeAll { $0.playback == nil }
-    openedVideos.append(OpenedVideo(file: request.file, playback: playback))
+    openedVideosLock.withLock {
+        openedVideos.removeAll { $0.playback == nil }
+        openedVideos.append(OpenedVideo(file: request.file, playback: playback))
+    }
     return SceneVideo { time, size in
         playback.frame(at: time, width: size.width, height: size.height).map { ($0.buffer, $0.end) }
     }
@@ -109,7 +141,7 @@ func loadVideo(_ request: SceneVideo.Request, pacing: VideoPacing) throws -> Sce
 /// One line per video element opened: what a picture cost its decoding thread (CPU time), for
 /// the end of a benchmark.
 func videoCosts() -> [String] {
-    openedVideos.compactMap { opened in
+    openedVideosLock.withLock { openedVideos }.compactMap { opened in
         guard let playback = opened.playback else { return nil }
         let file = opened.file
         let cost = playback.decodingCost
@@ -124,7 +156,7 @@ func videoCosts() -> [String] {
 
 /// One line per video element opened: pictures shown and dropped (late), for the end of a run.
 func videoSummary() -> [String] {
-    openedVideos.compactMap { opened in
+    openedVideosLock.withLock { openedVideos }.compactMap { opened in
         let file = opened.file
         guard let playback = opened.playback, playback.shownCount > 0 else { return nil }
         let name = file.split(separator: "/").last.map(String.init) ?? file
@@ -136,27 +168,38 @@ struct ImageFolderError: Error, CustomStringConvertible {
     let description: String
 }
 
-/// Every picture (*.png, *.jpg, *.jpeg) in `folder`, in name order. Each file's header is checked now (so a folder with
-/// a file that is not a PNG or JPEG, or is too large, fails at start-up with its name); the pixels are
-/// decoded only when the slideshow is about to show them. A file that fails then (truncated or
+/// Every picture (*.png, *.jpg, *.jpeg) in `folder`, in name order. Each file's header is checked now: one
+/// that is not a PNG or JPEG, is too large or cannot be read is left out with a line on standard error
+/// (`journal`), and the others play; a folder with no picture that passes is refused with the reasons. The
+/// pixels are decoded only when the slideshow is about to show them. A file that fails then (truncated or
 /// replaced while running) is reported on standard error and skipped; the show goes on. The
 /// slideshow lists the folder again at each change, so pictures can be added, removed and
 /// replaced while it runs.
-func loadImageFolder(_ folder: String) throws -> SceneImages {
-    guard let names = pictureNames(in: folder) else {
+func loadImageFolder(_ folder: String, journal: (String) -> Void = { printError("swell: \($0)") }) throws
+    -> SceneImages
+{
+    guard let listed = pictureNames(in: folder) else {
         throw ImageFolderError(description: "cannot open image folder '\(folder)': \(Errno.current.message)")
     }
-    guard !names.isEmpty else {
+    guard !listed.isEmpty else {
         throw ImageFolderError(description: "no pictures (.png, .jpg, .jpeg) in folder '\(folder)'")
     }
     let directory = folder.hasSuffix("/") ? folder : folder + "/"
-    for name in names {
+    var names: [String] = []
+    var refused: [String] = []
+    for name in listed {
         do {
             _ = try readPictureSize(path: directory + name)
+            names.append(name)
         } catch {
-            throw ImageFolderError(description: error.description)
+            refused.append(error.description)
         }
     }
+    guard !names.isEmpty else {
+        throw ImageFolderError(
+            description: "no picture in folder '\(folder)' can be shown: " + refused.joined(separator: "; "))
+    }
+    for reason in refused { journal("skipping \(reason); the slideshow goes on without it") }
     return SceneImages(
         names: names,
         decode: { name, size in

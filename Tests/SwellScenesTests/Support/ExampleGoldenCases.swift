@@ -34,6 +34,17 @@ struct ExampleGoldenCase: CustomStringConvertible, Sendable {
     /// its folders (PNGs, read whole), and the dumps' fixed wall clock (12:00:00 UTC at 0 s).
     func makePlayer() throws -> ScenePlayer {
         let path = Self.examples + "/\(name).json"
+        if isPlaylistDocument(ExampleFileTests.read(path)) {
+            // A playlist's items as `swell run` loads them; its pictures read whole.
+            let loaders = PlaylistLoaders(
+                read: { ExampleFileTests.read($0) }, loadVideo: exampleVideo,
+                loadImages: { _, folder in SceneImages(try pictures(in: Self.examples + "/" + folder)) },
+                loadPicture: { file in SceneImages(names: [file]) { name, _ in try readPicture(path: name) } },
+                journal: { _ in })
+            let player = try loadPlaylist(bytes: ExampleFileTests.read(path), name: path, loaders: loaders)
+            player.use(WallClock.dumpClock)
+            return player
+        }
         let player = try loadPageGraph(
             bytes: ExampleFileTests.read(path), name: path, read: { ExampleFileTests.read($0) },
             loadVideo: exampleVideo,
@@ -112,6 +123,9 @@ struct ExampleGoldenCase: CustomStringConvertible, Sendable {
         // The clip's pictures at 0 s and 1.5 s (picture 37 of 25 fps), and again after a loop.
         ExampleGoldenCase(name: "video", script: nil, times: [0, 1.5, 5.5]),
         ExampleGoldenCase(name: "promo", script: nil, times: [0, 2.2]),
+        // The menu page at 1.5 s of its turn, the wipe from it to the sunset a fifth of the way
+        // (3.2 s), and the crossfade from the sunset to the promo page half way (6.4 s).
+        ExampleGoldenCase(name: "playlist", script: nil, times: [1.5, 3.2, 6.4]),
     ]
 }
 
