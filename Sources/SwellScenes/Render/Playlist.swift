@@ -194,7 +194,35 @@ final class PlaylistEngine {
 
     /// Makes every change due by `time`, each at its own time.
     private func advance(to time: Double) {
+        passOver(to: time)
         while time >= end { change(at: end) }
+    }
+
+    /// Passes over the turns that begin and end unseen before `time` by arithmetic, instead of
+    /// loading each item in turn: a kiosk taking a playlist up hours into a schedule's window
+    /// (dated from the window's start), or a dump an hour apart, would otherwise load hundreds of
+    /// items, seconds on the render thread. Whole loops go first, then item by item, leaving the
+    /// last two changes to be made: the second one's outgoing item (frozen for its transition)
+    /// and the item shown at `time` are then the real ones, so the frame is the one a kiosk that
+    /// played every turn shows, as long as every item loads (they did when the playlist loaded;
+    /// one broken since is skipped at its turn by a kiosk playing through, not here).
+    private func passOver(to time: Double) {
+        let items = file.items
+        func after(_ item: Int) -> Int { (item + 1) % items.count }
+        let loop = items.reduce(0) { $0 + $1.duration }
+        // Item `item`'s turn ends at `itemEnd`.
+        var (item, itemEnd) = (index, end)
+        if time - itemEnd > 3 * loop {
+            itemEnd += ((time - itemEnd) / loop - 2).rounded(.down) * loop
+        }
+        while itemEnd + items[after(item)].duration + items[after(after(item))].duration <= time {
+            item = after(item)
+            itemEnd += items[item].duration
+        }
+        guard item != index || itemEnd != end else { return }
+        index = item
+        start = itemEnd - items[item].duration
+        end = itemEnd
     }
 
     /// Item `index` gives way at `time` to the next one that loads (the preparing thread's,
