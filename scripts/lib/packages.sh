@@ -9,10 +9,11 @@
 # Devanagari with Noto (fonts-noto-core, 42 MB: a kiosk that shows only Latin text can drop it).
 # binutils: objcopy writes the version into the binary (scripts/build). Video elements: FFmpeg's
 # libraries (libavformat, libavcodec, libswscale); the ffmpeg command only makes the tests' clips
-# and decodes their reference frames.
+# and decodes their reference frames. tzdata: schedules are said in a time zone (the tests' and
+# the café example's Europe/Berlin, with its daylight-saving nights).
 SWELL_BUILD_PACKAGES=(pkg-config libpng-dev libdrm-dev libjpeg-dev libavformat-dev libavcodec-dev libswscale-dev ffmpeg
     libfreetype-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev libunibreak-dev fonts-dejavu-core
-    libharfbuzz-bin fonts-quicksand fonts-noto-core binutils)
+    libharfbuzz-bin fonts-quicksand fonts-noto-core binutils tzdata)
 # The Debian package (scripts/package): dpkg-shlibdeps (dpkg-dev) computes its Depends, lintian
 # checks it, python3 writes the man page and completion; debootstrap makes the fresh Debian 12
 # root scripts/test-package installs it into.

@@ -173,7 +173,7 @@ def suite_for(device, width, height, extra, stop_signal):
                                                                "rotate", "pacing", "hotplug", "error", "png", "vfb",
                                                                "run", "bench", "slideshow", "picture replaced", "display", "screen",
                                                                "systemd", "calibrate", "followed", "damage", "text-show", "wave-button",
-                                                               "video"]):
+                                                               "video", "schedule"]):
         return
     vm = boot_guest(tag, device, width, height)
     if vm is None:
@@ -515,6 +515,65 @@ def suite_for(device, width, height, extra, stop_signal):
             return False, f"no picture count or a failure (exit {exit_status}): " + " | ".join(lines[-4:])
         return True, (f"'{ready}'; the last picture held: screendump == swell dump at 10 s exactly, attempt "
                       f"{attempts}; '{counts.strip()}'; exit {exit_status}")
+
+    def schedule_boundary():
+        """The café example's kiosk file (examples/cafe/kiosk.json, its schedule in Europe/Berlin) on
+        the guest's clock: at 06:00 on a Monday the night rule has the screen off; the clock set to
+        10:59:40 (as NTP steps it) wakes the kiosk at once, screen on, breakfast menu; after 11:00
+        the lunch menu. Each picture equals the host's `swell dump --at` of that time above the
+        flowing wave (which moves on); the same process takes the change up at 11:00 and says so."""
+        def reference(at, name):
+            dump = os.path.join(work_dir, name)
+            subprocess.run([host_swell, "dump", os.path.join(bench_data, "..", "examples", "cafe", "kiosk.json"),
+                            "--at", at, "--size", f"{width}x{height}", "--frames", "0", "-o", dump],
+                           check=True, stdout=subprocess.DEVNULL)
+            return read_raw_xrgb(os.path.join(dump, "frame-000000.raw"), width, height)
+
+        def above_wave(image):
+            rows = height * 80 // 100  # the page's flow band is its bottom 14 %
+            return Image(width, rows, image.rgb[:rows * width * 3])
+
+        def matches(expected, label, attempts=20):
+            for attempt in range(1, attempts + 1):
+                differing, largest = compare(above_wave(vm.screendump(f"{label}-{attempt}")), above_wave(expected))
+                if differing == 0:
+                    return 0, attempt
+                time.sleep(0.2)
+            return differing, attempts
+
+        # 06:00 CET on a Monday: the night rule has the screen off until 06:30.
+        vm.sh("date -u -s '2027-03-22 05:00:00' >/dev/null")
+        start(vm, "swell run --kiosk /data/cafe/kiosk.json", "/tmp/cafe.log", "screen off")
+        dpms_night = vm.sh(f"cat {CONNECTOR_DPMS}")[1]
+        # The clock is set (as NTP does after a boot in the past) to 10:59:40: the kiosk, asleep
+        # until 06:30 by the old clock, wakes at once, turns the screen on and shows breakfast.
+        vm.sh("date -u -s '2027-03-22 09:59:40' >/dev/null")
+        code, lines = vm.sh("waitfor /tmp/cafe.log 'shows /data/cafe/breakfast.json' 100; r=$?; cat /tmp/cafe.log; "
+                            "(exit $r)", timeout=30)
+        if code != 0 or dpms_night != ["Off"]:
+            stop(vm, "/tmp/cafe.log")
+            return False, f"dpms at 06:00 {dpms_night}; after the clock was set: " + " | ".join(lines[-5:])
+        morning = next(l for l in lines if "breakfast.json" in l)
+        differing, before = matches(reference("2027-03-22 10:59:45", "cafe-breakfast"), f"{tag}-cafe-breakfast")
+        if differing:
+            stop(vm, "/tmp/cafe.log")
+            return False, f"before 11:00: the screen differs from the breakfast menu's dump in {differing} px"
+        pid = vm.sh("pidof swell")[1]
+        code, lines = vm.sh("waitfor /tmp/cafe.log 'shows /data/cafe/lunch.json' 400; r=$?; date -u +%T; "
+                            "cat /tmp/cafe.log; (exit $r)", timeout=70)
+        if code != 0:
+            stop(vm, "/tmp/cafe.log")
+            return False, "the 11:00 change was not taken up: " + " | ".join(lines[-5:])
+        said = next(l for l in lines if "lunch.json" in l)
+        differing, after = matches(reference("2027-03-22 11:00:05", "cafe-lunch"), f"{tag}-cafe-lunch")
+        same_process = vm.sh("pidof swell")[1] == pid
+        exit_status, _ = stop(vm, "/tmp/cafe.log")
+        if differing or not same_process or exit_status != 0:
+            return False, (f"after 11:00 the screen differs from the lunch menu's dump in {differing} px; "
+                           f"same process: {same_process}; exit {exit_status}")
+        return True, (f"06:00: dpms Off (night); clock set to 10:59:40: '{morning.strip()}', == dump of the "
+                      f"breakfast menu (attempt {before}); '{said.strip()}' at {lines[0]} UTC; 11:00 == dump of "
+                      f"the lunch menu (attempt {after}); same process; exit 0")
 
     def vfb_formats():
         """vfb (a memory framebuffer) with two pages: XBGR8888 and BGR565 through the bitfields,
@@ -1074,6 +1133,8 @@ def suite_for(device, width, height, extra, stop_signal):
             run_case(f"{tag} text-show ({driver})", text_show)
         elif kind == "video":
             run_case(f"{tag} video-show, FFmpeg in the guest ({driver})", video_show)
+        elif kind == "schedule":
+            run_case(f"{tag} schedule: the café's 11:00 change, before and after ({driver})", schedule_boundary)
         elif kind == "errors":
             run_case(f"{tag} error-messages ({driver})", errors)
         elif kind == "hotplug":
@@ -1664,7 +1725,8 @@ def span_suite():
 
 # (device, size, extra cases, the signal that stops the DRM show: each stop path once, and a crash).
 configs = [
-    ("vga", 1920, 1080, [("fbdev-pacing", None), ("png", None), ("text", None), ("scenes", None)], "TERM"),
+    ("vga", 1920, 1080, [("fbdev-pacing", None), ("png", None), ("text", None), ("scenes", None), ("schedule", None)],
+     "TERM"),
     ("virtio", 1920, 1080, [("fbdev-pacing", None), ("scenes", None)], "INT"),
     ("vga", 1280, 800, [("rotate", 270), ("errors", None), ("vfb", None), ("video", None)], "HUP"),
     ("virtio", 1280, 800, [("rotate", 90), ("touch-rotate", 90), ("calibrate", 90), ("hotplug", None)], "SEGV"),
