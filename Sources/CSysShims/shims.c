@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -103,6 +104,14 @@ int swell_signals_install(void) {
         sigaction(SIGHUP, &action, NULL) != 0)
         return -1;
     signal(SIGPIPE, SIG_IGN);
+    // A signal mask is inherited through exec: a parent that blocks SIGTERM in the thread that
+    // starts us (a test runner, some supervisors) would leave the kiosk deaf to it.
+    sigset_t stops;
+    sigemptyset(&stops);
+    sigaddset(&stops, SIGINT);
+    sigaddset(&stops, SIGTERM);
+    sigaddset(&stops, SIGHUP);
+    if (pthread_sigmask(SIG_UNBLOCK, &stops, NULL) != 0) return -1;
     return signal_pipe[0];
 }
 
@@ -123,7 +132,12 @@ int swell_screen_signals_install(void) {
     memset(&action, 0, sizeof action);
     action.sa_handler = on_screen_signal;
     sigemptyset(&action.sa_mask);
-    return sigaction(SIGUSR1, &action, NULL) != 0 || sigaction(SIGUSR2, &action, NULL) != 0 ? -1 : 0;
+    if (sigaction(SIGUSR1, &action, NULL) != 0 || sigaction(SIGUSR2, &action, NULL) != 0) return -1;
+    sigset_t requests;  // unblocked, as the stop signals are
+    sigemptyset(&requests);
+    sigaddset(&requests, SIGUSR1);
+    sigaddset(&requests, SIGUSR2);
+    return pthread_sigmask(SIG_UNBLOCK, &requests, NULL) != 0 ? -1 : 0;
 }
 
 int swell_take_screen_request(void) {
