@@ -49,6 +49,15 @@ public struct KioskFileError: Error, CustomStringConvertible {
 public func parseKioskFile(
     bytes: [UInt8], name: String, contentExists: ((String) -> Bool)? = nil
 ) throws(KioskFileError) -> KioskPlan {
+    try readKioskJSON(bytes: bytes, name: name, contentExists: contentExists) { $0.plan($1) }
+}
+
+/// The kiosk file's or schedule file's JSON in `bytes` read by `read` with a reader of its own,
+/// relative to `name`'s folder: the value, or every problem the reader found (or the syntax error).
+func readKioskJSON<Value>(
+    bytes: [UInt8], name: String, contentExists: ((String) -> Bool)?,
+    _ read: (inout KioskFileReader, JSONField) -> Value?
+) throws(KioskFileError) -> Value {
     let root: JSONValue
     do {
         root = try parseJSON(bytes)
@@ -57,9 +66,9 @@ public func parseKioskFile(
     }
     var reader = KioskFileReader(folder: folder(of: name))
     reader.contentExists = contentExists
-    let plan = reader.plan(JSONField(root: root))
-    guard let plan, reader.problems.isEmpty else { throw KioskFileError(file: name, problems: reader.problems) }
-    return plan
+    let value = read(&reader, JSONField(root: root))
+    guard let value, reader.problems.isEmpty else { throw KioskFileError(file: name, problems: reader.problems) }
+    return value
 }
 
 /// The folder part of `path` with its slash ("" for a bare file name).

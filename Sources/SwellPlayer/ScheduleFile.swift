@@ -21,17 +21,9 @@ import SwellSystem
 public func parseScheduleFile(
     bytes: [UInt8], name: String, outputs: [String]? = nil, contentExists: ((String) -> Bool)? = nil
 ) throws(KioskFileError) -> Schedule {
-    let root: JSONValue
-    do {
-        root = try parseJSON(bytes)
-    } catch {
-        throw KioskFileError(file: name, problems: ["\(error) (not valid JSON)"], isSyntax: true)
+    try readKioskJSON(bytes: bytes, name: name, contentExists: contentExists) {
+        $0.schedule($1, standalone: true, outputs: outputs)
     }
-    var reader = KioskFileReader(folder: folder(of: name))
-    reader.contentExists = contentExists
-    let schedule = reader.schedule(JSONField(root: root), standalone: true, outputs: outputs)
-    guard let schedule, reader.problems.isEmpty else { throw KioskFileError(file: name, problems: reader.problems) }
-    return schedule
 }
 
 extension KioskFileReader {

@@ -10,8 +10,13 @@ import Testing
 /// pacing is then exact and the tests take no wall-clock time.
 final class FakeClock: LoopClock {
     var time = 1000.0
+    /// The wall clock (Unix time) when `time` is 1000 (nil: the real wall clock).
+    var wallAtStart: Double?
+
+    init(wallAtStart: Double? = nil) { self.wallAtStart = wallAtStart }
 
     func now() -> Double { time }
+    func wallTime() -> Double { wallAtStart.map { $0 + time - 1000 } ?? realtimeSeconds() }
 
     func sleep(on descriptors: PollSet, until deadline: Double?) {
         guard let deadline else {

@@ -6,26 +6,6 @@ import SwellService
 import SwellSystem
 import Testing
 
-/// A fake clock whose wall clock runs with it, from `wallAtStart`.
-final class FakeWallClock: LoopClock {
-    var time = 1000.0
-    let wallAtStart: Double
-
-    init(wallAtStart: Double) { self.wallAtStart = wallAtStart }
-
-    func now() -> Double { time }
-    func wallTime() -> Double { wallAtStart + time - 1000 }
-
-    func sleep(on descriptors: PollSet, until deadline: Double?) {
-        guard let deadline else {
-            Issue.record("the loop slept with nothing to wake it")
-            time += 1
-            return
-        }
-        time = max(time + 1e-9, deadline)
-    }
-}
-
 /// Hours that are off between two Unix times (a schedule's "off" window, say).
 struct WindowHours: ScreenHours {
     let off: ClosedRange<Double>
@@ -46,10 +26,10 @@ final class PowerRecordingPresenter: Presenter {
     let shadow = PixelBuffer(width: 4, height: 2)
     var lastCopySeconds: Double { 0 }
     var pacing: String { "test" }
-    let clock: FakeWallClock
+    let clock: FakeClock
     private(set) var changes: [(on: Bool, wall: Double)] = []
 
-    init(name: String, clock: FakeWallClock) {
+    init(name: String, clock: FakeClock) {
         display = DisplayInfo(
             device: "test", output: name, panelWidth: 4, panelHeight: 2, refreshHz: 60, backend: "test")
         self.clock = clock
@@ -69,7 +49,7 @@ final class PowerRecordingPresenter: Presenter {
     /// Each output has its own hours: one is off for its window and on after it, exactly at its
     /// ends (the loop sleeps until them, nothing in between); the other, with none, never changes.
     @Test func eachOutputFollowsItsOwnHours() throws {
-        let clock = FakeWallClock(wallAtStart: 50_000)
+        let clock = FakeClock(wallAtStart: 50_000)
         let first = PowerRecordingPresenter(name: "A-1", clock: clock)
         let second = PowerRecordingPresenter(name: "A-2", clock: clock)
         let loop = try KioskLoop(presenters: [first, second], input: nil, console: nil, notifier: nil, clock: clock)
