@@ -114,11 +114,10 @@ public final class ScheduledContent: KioskContent, ScreenHours {
         return rule + " until " + clockText(decision.until)
     }
 
-    /// "14:30" local time, or "Tue 14:30" when not within the next day.
+    /// "2026-12-24 14:30", local time.
     static func clockText(_ unix: Double) -> String {
         let local = LocalTime(unixSeconds: unix)
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(local.year)-\(two(local.month))-\(two(local.day)) \(two(local.hour)):\(two(local.minute))"
+        return "\(local.date) \(OffHours.clockText(local.minuteOfDay))"
     }
 
     // MARK: KioskContent

@@ -1,4 +1,5 @@
 import SwellJSON
+import SwellLoop
 import SwellPlayer
 import SwellSystem
 
@@ -256,13 +257,10 @@ private func describeWindow(_ rule: Schedule.Rule) -> String {
     case .dates(let dates):
         days = "on " + dates.map(\.description).joined(separator: ", ")
     }
-    let window = clockText(rule.from) + "–" + clockText(rule.to) + (rule.crossesMidnight ? " the next day" : "")
+    let window =
+        OffHours.clockText(rule.from) + "–" + OffHours.clockText(rule.to)
+        + (rule.crossesMidnight ? " the next day" : "")
     return "\(days) \(window)" + (rule.priority != 0 ? ", priority \(rule.priority)" : "")
-}
-
-private func clockText(_ minutes: Int) -> String {
-    func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-    return "\(two(minutes / 60)):\(two(minutes % 60))"
 }
 
 /// "2026-12-24 16:00 Thu CET" (with the seconds when not 0), and "(UTC+01:00)" after it when
