@@ -16,7 +16,7 @@
 //   SwellDrawList  – the `drawlist/1` format: parse + validate into raster ops
 //   SwellOutput    – sinks: raw XRGB8888 files, PNG (libpng), atomic file writes; reading PNG
 //                    (huge ones shrunk row by row) and JPEG (libjpeg) pictures
-//   SwellScenes    – animation engine, the built-in scenes, scene files, frame diffs (no I/O but
+//   SwellScenes    – animation engine, the built-in scenes, scene files and playlists, frame diffs (no I/O but
 //                    fonts, through SwellText; the clocks and locks it needs, through SwellSystem)
 //   SwellVideo     – video files (FFmpeg's libavformat, libavcodec, libswscale): decoded ahead on
 //                    a thread of their own into XRGB frames, shown by time stamp
@@ -26,9 +26,11 @@
 //                    display hotplug
 //   SwellInput     – evdev touch screens, tablets and mice: calibration, routing to outputs
 //   SwellLoop      – the kiosk loop (input → content → render → present, per output), screen
-//                    power and night hours, spans, followed files
-//   SwellPlayer    – what a kiosk runs: the kiosk file (`kiosk/1`) as one typed plan, and a scene
-//                    as the kiosk loop's content (reloads, realtime clock, replay, followed files)
+//                    power and each output's screen hours (night hours, a schedule's "off"
+//                    windows; woken when the wall clock is set), spans, followed files
+//   SwellPlayer    – what a kiosk runs: the kiosk file (`kiosk/1`) as one typed plan, schedules
+//                    (`schedule/1`) and the content they choose, and a scene as the kiosk loop's
+//                    content (reloads, realtime clock, replay, followed files)
 //   swell          – the command-line tool
 // Tuning flags (e.g. -Xcc -march=native) are passed on the command line by scripts/, never
 // as unsafeFlags here, so the package stays usable as a dependency.
