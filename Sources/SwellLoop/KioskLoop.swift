@@ -266,6 +266,10 @@ public final class KioskLoop {
                 ? state.hours?.change(off: !change.on, at: clock.wallTime()) ?? ""
                 : Self.describe(change, offAfter: offAfter)
             kioskWarn(prefix + line)
+            // A kiosk started in its night (or a schedule's "off" window) draws nothing until
+            // morning, yet it is up: systemd must hear so now, or a Type=notify unit's start
+            // times out and the kiosk is restarted all night.
+            if !change.on && !state.firstShown { notifier?.ready(status: prefix + line) }
         } else {
             kioskWarn(
                 "\(presenter.display.description) cannot be turned \(change.on ? "on" : "off"); the picture stays")

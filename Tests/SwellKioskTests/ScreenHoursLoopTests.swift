@@ -67,6 +67,22 @@ final class PowerRecordingPresenter: Presenter {
         #expect(still.times.count <= 3, "\(still.times)")
     }
 
+    /// A kiosk that starts in an "off" window draws nothing, yet tells systemd it is up (READY=1,
+    /// the window's line as its status) before any frame: else a Type=notify unit's start would
+    /// time out and restart it all night.
+    @Test func aKioskStartedInItsNightIsReadyWithoutAFrame() throws {
+        let receiver = try DatagramReceiver(abstract: false)
+        defer { receiver.close() }
+        let notifier = try #require(ServiceNotifier(environment: ["NOTIFY_SOCKET": receiver.name]))
+        let clock = FakeClock(wallAtStart: 50_000)
+        let presenter = PowerRecordingPresenter(name: "A-1", clock: clock)
+        let loop = try KioskLoop(presenters: [presenter], input: nil, console: nil, notifier: notifier, clock: clock)
+        let still = TimedContent(clock: FakeClock(), idle: true)
+        _ = try loop.run([OutputContent(still, hours: WindowHours(off: 49_000...50_100))], seconds: 50)
+        #expect(still.times.isEmpty, "nothing drawn in the window")
+        #expect(receiver.drain().first == "READY=1\nSTATUS=window off")
+    }
+
     /// Night hours and a schedule's window together: off while either says off, looked at again
     /// when either may change.
     @Test func eitherHoursIsOffWhileEitherIs() {

@@ -93,7 +93,7 @@ import Testing
 
 /// A bound AF_UNIX datagram socket (a file in a temporary folder, or an abstract name) standing
 /// in for systemd's notification socket.
-private struct DatagramReceiver {
+struct DatagramReceiver {
     let fd: Int32
     /// As NOTIFY_SOCKET spells it.
     let name: String
