@@ -103,14 +103,15 @@ public final class ScheduledContent: KioskContent, ScreenHours {
             return
         }
         shownSince = now.since
-        if now.decision?.content != .off { journal(prefix + "shows \(file) (\(Self.why(now.decision)))") }
+        if now.decision?.content != .off { journal(prefix + "shows \(file) (\(Self.why(now.decision, at: wall)))") }
     }
 
-    /// "rule "lunch" until 14:30" or "no rule until 07:00".
-    static func why(_ decision: Schedule.Decision?) -> String {
+    /// "rule "lunch" until 2026-12-24 14:30", "the default", or "no rule applies".
+    static func why(_ decision: Schedule.Decision?, at unix: Double) -> String {
         guard let decision else { return "no rule applies" }
         let rule = decision.rule.map { "rule \"\($0)\"" } ?? "the default"
-        guard decision.until.isFinite else { return rule }
+        // A change beyond the schedule's horizon is only where it stopped looking: no end to say.
+        guard decision.until < unix + Schedule.horizon else { return rule }
         return rule + " until " + clockText(decision.until)
     }
 
@@ -153,7 +154,7 @@ public final class ScheduledContent: KioskContent, ScreenHours {
     public func change(off: Bool, at unix: Double) -> String {
         if off {
             let now = Self.look(schedule, output, at: unix)
-            return "screen off (the schedule: \(Self.why(now.decision))); SIGUSR2 turns it on"
+            return "screen off (the schedule: \(Self.why(now.decision, at: unix))); SIGUSR2 turns it on"
         }
         return "screen on (the schedule's off window is over)"
     }
