@@ -1490,10 +1490,30 @@ def systemd_suite():
         return True, (f"status {shown['StatusText']!r} (same pid {before}), the new scene on screen; stop → "
                       f"{stopped}; the CRTC back on the console's framebuffer {fb} ({mode})")
 
+    def started_off():
+        """The unit started inside a schedule's "off" window (the kiosk file's rule: off all day)
+        draws nothing, yet is up: `systemctl start` returns, active, the status line the window's,
+        the display powered off. (Without READY=1 before a frame, the start would time out and
+        systemd restart it all night.)"""
+        vm.sh("cp /etc/swell/kiosk.json /tmp/kiosk.json.shipped && "
+              "echo '{\"format\": \"kiosk/1\", \"outputs\": [{\"content\": \"/var/lib/swell/scene.json\"}], "
+              "\"schedule\": {\"rules\": [{\"name\": \"closed\", \"days\": \"daily\", \"content\": \"off\"}]}}' "
+              ">/etc/swell/kiosk.json")
+        code, lines = vm.sh("systemctl --no-ask-password start swell-kiosk; echo rc=$?", timeout=120)
+        shown = unit("ActiveState", "StatusText", "NRestarts")
+        _, dpms = vm.sh(f"cat {CONNECTOR_DPMS}")
+        vm.sh("systemctl --no-ask-password stop swell-kiosk; cp /tmp/kiosk.json.shipped /etc/swell/kiosk.json")
+        if "rc=0" not in lines or shown.get("ActiveState") != "active" or dpms != ["Off"] or \
+                not shown.get("StatusText", "").startswith('screen off (the schedule: rule "closed"'):
+            _, journal = vm.sh("journalctl -u swell-kiosk --no-pager | tail -5")
+            return False, f"start: {lines} {shown}; dpms {dpms}; journal: " + " | ".join(journal)
+        return True, f"start → active, dpms Off, status {shown['StatusText']!r}, NRestarts {shown['NRestarts']}"
+
     run_case(f"{tag} systemd: the shipped unit starts, reports and is sandboxed", start_and_status)
     run_case(f"{tag} systemd: night-hours timers turn the display off and on", night_hours)
     run_case(f"{tag} systemd: the watchdog restarts a frozen kiosk", watchdog)
     run_case(f"{tag} systemd: a scene file followed, then stop", followed_and_stop)
+    run_case(f"{tag} systemd: started in an off window, up without a frame", started_off)
     vm.close()
 
 
