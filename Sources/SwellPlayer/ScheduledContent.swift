@@ -65,17 +65,18 @@ public final class ScheduledContent: KioskContent, ScreenHours {
     }
 
     /// The decision at `unix` (nil: no rule and no default, the output's own content), when it
-    /// began and when the next change comes (Unix times; looking at most 8 days either way).
+    /// began and when the next change comes (Unix times; looking no further than the schedule's
+    /// horizon either way).
     public static func look(_ schedule: Schedule, _ output: String?, at unix: Double) -> (
         decision: Schedule.Decision?, since: Double, until: Double
     ) {
         if let decision = schedule.decision(for: output, at: unix) {
             return (decision, decision.since, decision.until)
         }
-        let week = 8 * 86_400.0
-        let last = schedule.changes(for: output, from: unix - week, to: unix).last { $0.at <= unix }
-        let next = schedule.changes(for: output, from: unix, to: unix + week).first { $0.at > unix }
-        return (nil, last?.at ?? unix - week, next?.at ?? unix + week)
+        let horizon = Schedule.horizon
+        let last = schedule.changes(for: output, from: unix - horizon, to: unix).last { $0.at <= unix }
+        let next = schedule.changes(for: output, from: unix, to: unix + horizon).first { $0.at > unix }
+        return (nil, last?.at ?? unix - horizon, next?.at ?? unix + horizon)
     }
 
     /// A new schedule (the kiosk file changed): taken up at the next round.
