@@ -101,8 +101,15 @@ public struct MaskAccumulator {
             for j in Swift.stride(from: 0, to: n - 1, by: 8) {
                 let t = (lanes + Double(j + 1)) * step
                 let u = 1 - t
-                let px = u * u * x0 + 2 * u * t * cx + t * t * x
-                let py = u * u * y0 + 2 * u * t * cy + t * t * y
+                // The Bernstein weights named, each sum in two steps, in the same order of
+                // evaluation: Swift 6.2 (the arm64 toolchain) times out on the one-line form.
+                let startWeight: SIMD8<Double> = u * u
+                let controlWeight: SIMD8<Double> = 2 * u * t
+                let endWeight: SIMD8<Double> = t * t
+                let pxNear = startWeight * x0 + controlWeight * cx
+                let px = pxNear + endWeight * x
+                let pyNear = startWeight * y0 + controlWeight * cy
+                let py = pyNear + endWeight * y
                 // Point j + 1 ends line j and starts line j + 1.
                 raw.storeBytes(of: px, toByteOffset: (j + 1) * 8, as: SIMD8<Double>.self)
                 raw.storeBytes(of: py, toByteOffset: column + (j + 1) * 8, as: SIMD8<Double>.self)

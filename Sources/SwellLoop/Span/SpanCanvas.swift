@@ -115,7 +115,9 @@ public final class SpanCanvas {
         let source = canvas.surface
         let count = local.x1 - local.x0
         for y in local.y0..<local.y1 {
-            (surface.row(y) + local.x0).update(from: source.row(y + origin.y0) + (local.x0 + origin.x0), count: count)
+            // Two steps: Swift 6.2 rejects row(a) + (b + c) in one expression.
+            let sourceRow = source.row(y + origin.y0)
+            (surface.row(y) + local.x0).update(from: sourceRow + (local.x0 + origin.x0), count: count)
         }
     }
 

@@ -98,7 +98,9 @@ extension FrameRenderer {
     private func copy(_ rect: ClipRect, from canvas: PixelSurface, offset viewport: ClipRect, to tile: PixelSurface) {
         let count = rect.x1 - rect.x0
         for y in rect.y0..<rect.y1 {
-            let source = canvas.row(y + viewport.y0) + (rect.x0 + viewport.x0)
+            // Two steps: Swift 6.2 rejects row(a) + (b + c) in one expression.
+            let sourceRow = canvas.row(y + viewport.y0)
+            let source = sourceRow + (rect.x0 + viewport.x0)
             (tile.row(y) + rect.x0).update(from: source, count: count)
         }
     }

@@ -33,7 +33,11 @@ func buildChordLanes(
         let right = edges[2]
         var start = left
         if corrected {
-            start -= (edges[2] - 2 * left + edges[0] + edges[3] - 2 * right + left) * (1.0 / 24.0)
+            // Named parts, in the same order of evaluation: Swift 6.2 (the arm64 toolchain) cannot
+            // type-check the whole sum in reasonable time.
+            let outerLeft = edges[2] - 2 * left + edges[0]
+            let curvature = outerLeft + edges[3] - 2 * right + left
+            start -= curvature * (1.0 / 24.0)
         }
         let slope = right - left
         starts[0] = start

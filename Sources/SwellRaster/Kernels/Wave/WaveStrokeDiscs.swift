@@ -115,8 +115,13 @@ extension StrokeBandSampler {
         let turn = laneMin(laneMax(0 - newton, 0 - bound), bound)
         // Rotate (s, c) by the step: short series, |step| ≤ π/8 (error < 1e-6).
         let turnSquared = turn * turn
-        let stepSine = turn * (1 - turnSquared * (1.0 / 6 - turnSquared * (1.0 / 120)))
-        let stepCosine = 1 - turnSquared * (0.5 - turnSquared * (1.0 / 24 - turnSquared * (1.0 / 720)))
+        // The series' inner terms are named (same order of evaluation): Swift 6.2 times out on
+        // the nested form.
+        let sineTail = 1.0 / 6 - turnSquared * (1.0 / 120)
+        let stepSine = turn * (1 - turnSquared * sineTail)
+        let cosineTail = 1.0 / 24 - turnSquared * (1.0 / 720)
+        let cosineMiddle = 0.5 - turnSquared * cosineTail
+        let stepCosine = 1 - turnSquared * cosineMiddle
         let newSine = s * stepCosine + c * stepSine
         let newCosine = c * stepCosine - s * stepSine
         let newDelta = r * newSine
