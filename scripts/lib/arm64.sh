@@ -1,0 +1,228 @@
+# Sourced by the arm64 scripts (scripts/build --arch arm64, scripts/package --arch arm64,
+# scripts/run-arm64, scripts/test-arm64): everything an x86-64 Debian 12 machine needs to build and
+# run Swell for aarch64, made once and cached in .build/arm64/ (about 3.5 GB, 3 minutes from nothing).
+#
+#   toolchain/  Debian sid with its amd64 swiftlang 6.2.3 (mmdebstrap): the compiler. Debian 12 has
+#               no Swift, and the 6.3 toolchain in /opt/swift cannot read 6.2.3's modules, so the
+#               cross compiler must be the same release as the arm64 runtime. It needs sid's glibc,
+#               so it runs in this root (chroot), with the repository bind-mounted at its own path.
+#   runtime/    the arm64 Swift runtime and modules: lib/swift (the dynamic runtime, the test
+#               bundle's) and lib/swift_static (linked into swell) from sid's arm64 swiftlang.
+#   sysroot/    Debian 12's arm64 libraries and headers (libc6-dev, the -dev packages Swell links,
+#               the tests' fonts), unpacked from .debs: what a Raspberry Pi OS Bookworm box has.
+#   testroot/   sysroot with sid's libc6, libstdc++6 and libgcc-s1 over it: the dynamic Swift
+#               runtime of the test bundle needs glibc 2.38 and later, everything else stays Debian 12's.
+#
+# Versions are pinned: the archive this runs against is a dated snapshot, and the toolchain and the
+# runtime must be the same build. Debian 12's packages are a stable release; the versions unpacked
+# are listed in sysroot/versions.txt.
+
+SWELL_ARM64_DIR=.build/arm64
+SWELL_SWIFT62_VERSION=6.2.3-1+b1
+SWELL_ARM64_TRIPLE=aarch64-unknown-linux-gnu
+
+# The arm64 libraries Swell builds against (scripts/lib/packages.sh has the amd64 list and why).
+SWELL_ARM64_SYSROOT_PACKAGES=(libc6-dev libgcc-12-dev libstdc++-12-dev libpng-dev libdrm-dev libjpeg-dev
+    libavformat-dev libavcodec-dev libswscale-dev libfreetype-dev libharfbuzz-dev libfontconfig-dev
+    libfribidi-dev libunibreak-dev fonts-dejavu-core fonts-quicksand fonts-noto-core tzdata busybox-static)
+
+# arm64_apt SUITE ARGS...: apt-get with a private configuration (its own lists, cache and status)
+# for arm64 packages of SUITE, so the host's apt state is never touched (no dpkg --add-architecture).
+arm64_apt() {
+    local suite=$1
+    shift
+    local base
+    base=$(pwd)/$SWELL_ARM64_DIR/apt/$suite
+    if [[ ! -e $base/apt.conf ]]; then
+        mkdir -p "$base"/{lists/partial,archives/partial,empty}
+        : >"$base/status"
+        local mirror
+        mirror=$(debian_mirror)
+        local suites=$suite
+        [[ $suite == bookworm ]] && suites="bookworm bookworm-updates"
+        local s
+        for s in $suites; do
+            echo "deb [arch=arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $s main"
+        done >"$base/sources.list"
+        if [[ $suite == bookworm && $mirror == */debian ]]; then
+            echo "deb [arch=arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] ${mirror%/debian}/debian-security bookworm-security main" >>"$base/sources.list"
+        fi
+        cat >"$base/apt.conf" <<EOF
+Dir::State "$base";
+Dir::State::Lists "$base/lists";
+Dir::State::status "$base/status";
+Dir::Cache "$base";
+Dir::Cache::archives "$base/archives";
+Dir::Etc::SourceList "$base/sources.list";
+Dir::Etc::SourceParts "$base/empty";
+Dir::Etc::Preferences "$base/empty";
+Dir::Etc::PreferencesParts "$base/empty";
+APT::Architecture "arm64";
+APT::Architectures { "arm64"; };
+APT::Install-Recommends "false";
+Acquire::Check-Valid-Until "false";
+APT::Sandbox::User "root";
+EOF
+        APT_CONFIG=$base/apt.conf apt-get update -qq >&2 || { echo "arm64: apt-get update for $suite failed" >&2; return 69; }
+    fi
+    APT_CONFIG=$base/apt.conf apt-get "$@"
+}
+
+# unpack_debs DIR DEB...: dpkg -x each into DIR, then makes absolute symlinks relative, so they
+# resolve inside DIR (bookworm's libm.so -> /lib/aarch64-linux-gnu/libm.so.6 would otherwise make
+# lld fall back to libm.a).
+unpack_debs() {
+    local dir=$1 deb
+    shift
+    mkdir -p "$dir"
+    for deb in "$@"; do dpkg -x "$deb" "$dir"; done
+    python3 - "$dir" <<'PY'
+import os, sys
+root = os.path.abspath(sys.argv[1])
+for folder, dirs, files in os.walk(root):
+    for name in dirs + files:
+        path = os.path.join(folder, name)
+        if os.path.islink(path):
+            target = os.readlink(path)
+            if target.startswith("/"):
+                os.unlink(path)
+                os.symlink(os.path.relpath(root + target, folder), path)
+PY
+}
+
+# ensure_arm64_toolchain: the sid root with the amd64 swiftlang compiler.
+ensure_arm64_toolchain() {
+    local root=$SWELL_ARM64_DIR/toolchain
+    [[ -e $root/.swell-complete ]] && return 0
+    ensure_packages mmdebstrap
+    echo "arm64: Debian sid with swiftlang $SWELL_SWIFT62_VERSION (the cross compiler) into $root" >&2
+    rm -rf "$root" "$root.partial"
+    mkdir -p "$SWELL_ARM64_DIR"
+    mmdebstrap --variant=apt --arch=amd64 --include="swiftlang=$SWELL_SWIFT62_VERSION,libswiftlang=$SWELL_SWIFT62_VERSION,pkgconf,libc6-dev" \
+        --aptopt='Acquire::Check-Valid-Until "false"' sid "$root.partial" "$(debian_mirror)" >"$SWELL_ARM64_DIR/toolchain.log" 2>&1 ||
+        { tail -20 "$SWELL_ARM64_DIR/toolchain.log" >&2; echo "arm64: mmdebstrap failed (log: $SWELL_ARM64_DIR/toolchain.log)" >&2; return 69; }
+    touch "$root.partial/.swell-complete"
+    mv "$root.partial" "$root"
+}
+
+# ensure_arm64_runtime: sid's arm64 Swift runtime (only lib/swift, lib/swift_static and lib/clang are kept).
+ensure_arm64_runtime() {
+    local runtime=$SWELL_ARM64_DIR/runtime
+    [[ -e $runtime/.swell-complete ]] && return 0
+    echo "arm64: the Swift $SWELL_SWIFT62_VERSION arm64 runtime into $runtime" >&2
+    local download=$SWELL_ARM64_DIR/downloads
+    mkdir -p "$download"
+    arm64_apt sid install -y -qq -d "swiftlang=$SWELL_SWIFT62_VERSION" "libswiftlang=$SWELL_SWIFT62_VERSION" >&2 ||
+        { echo "arm64: downloading swiftlang:arm64 $SWELL_SWIFT62_VERSION failed" >&2; return 69; }
+    local archives=$SWELL_ARM64_DIR/apt/sid/archives
+    local unpacked=$SWELL_ARM64_DIR/runtime.unpacked
+    rm -rf "$unpacked" "$runtime" "$runtime.partial"
+    dpkg -x "$archives/swiftlang_${SWELL_SWIFT62_VERSION/:/%3a}_arm64.deb" "$unpacked"
+    dpkg -x "$archives/libswiftlang_${SWELL_SWIFT62_VERSION/:/%3a}_arm64.deb" "$unpacked"
+    mkdir -p "$runtime.partial/lib"
+    # lib/swift/clang links to lib/clang/17: the C headers (stddef.h) of the clang inside.
+    mv "$unpacked/usr/libexec/swift/lib/swift" "$unpacked/usr/libexec/swift/lib/swift_static" "$unpacked/usr/libexec/swift/lib/clang" "$runtime.partial/lib/"
+    rm -rf "$unpacked"
+    # The downloaded .debs are 527 MB: the unpacked runtime is the cache.
+    rm -f "$archives"/swiftlang_*.deb "$archives"/libswiftlang_*.deb
+    touch "$runtime.partial/.swell-complete"
+    mv "$runtime.partial" "$runtime"
+}
+
+# ensure_arm64_sysroot: Debian 12's arm64 -dev packages with their dependencies, unpacked.
+ensure_arm64_sysroot() {
+    local sysroot=$SWELL_ARM64_DIR/sysroot
+    [[ -e $sysroot/.swell-complete ]] && return 0
+    echo "arm64: Debian 12 arm64 libraries and headers into $sysroot" >&2
+    arm64_apt bookworm install -y -qq -d "${SWELL_ARM64_SYSROOT_PACKAGES[@]}" >&2 ||
+        { echo "arm64: downloading Debian 12's arm64 packages failed" >&2; return 69; }
+    rm -rf "$sysroot" "$sysroot.partial"
+    local archives=$SWELL_ARM64_DIR/apt/bookworm/archives
+    unpack_debs "$sysroot.partial" "$archives"/*.deb
+    (cd "$archives" && ls *.deb | sed 's/\.deb$//') >"$sysroot.partial/versions.txt"
+    touch "$sysroot.partial/.swell-complete"
+    mv "$sysroot.partial" "$sysroot"
+}
+
+# ensure_arm64_testroot: the sysroot with sid's C and C++ runtime over it (see above).
+ensure_arm64_testroot() {
+    local testroot=$SWELL_ARM64_DIR/testroot
+    [[ -e $testroot/.swell-complete ]] && return 0
+    ensure_arm64_sysroot
+    echo "arm64: the test root (Debian 12 arm64 with sid's glibc and libstdc++) into $testroot" >&2
+    arm64_apt sid install -y -qq -d libc6 libstdc++6 libgcc-s1 >&2 ||
+        { echo "arm64: downloading sid's arm64 libc6 failed" >&2; return 69; }
+    rm -rf "$testroot" "$testroot.partial"
+    cp -a "$SWELL_ARM64_DIR/sysroot" "$testroot.partial"
+    rm -f "$testroot.partial/.swell-complete"
+    local archives=$SWELL_ARM64_DIR/apt/sid/archives
+    unpack_debs "$testroot.partial" "$archives"/libc6_*.deb "$archives"/libstdc++6_*.deb "$archives"/libgcc-s1_*.deb
+    # sid's packages put the loader and libraries under usr/lib only (merged /usr); bookworm's are
+    # under lib/. The loader path in arm64 binaries is /lib/ld-linux-aarch64.so.1.
+    cp -a "$testroot.partial"/usr/lib/aarch64-linux-gnu/. "$testroot.partial/lib/aarch64-linux-gnu/" 2>/dev/null || true
+    [[ -e $testroot.partial/usr/lib/ld-linux-aarch64.so.1 ]] && cp -L "$testroot.partial/usr/lib/ld-linux-aarch64.so.1" "$testroot.partial/lib/ld-linux-aarch64.so.1"
+    touch "$testroot.partial/.swell-complete"
+    mv "$testroot.partial" "$testroot"
+}
+
+# arm64_chroot COMMAND...: runs COMMAND in the toolchain root, in this repository (bind-mounted at
+# its own path, so the paths SwiftPM records are the same inside and out), with /proc and /dev.
+arm64_chroot() {
+    local root=$SWELL_ARM64_DIR/toolchain repo
+    repo=$(pwd)
+    local mount=$root$repo
+    mkdir -p "$mount"
+    # A second build may hold the mounts already: mount only what is missing, and leave them
+    # (an unmount could pull them from under the other build; they hold nothing on their own).
+    mountpoint -q "$mount" || mount --bind "$repo" "$mount"
+    mountpoint -q "$root/proc" || mount -t proc proc "$root/proc"
+    mountpoint -q "$root/dev" || mount --bind /dev "$root/dev"
+    chroot "$root" env -i PATH=/usr/bin:/bin HOME=/root TMPDIR=/tmp LANG=C.UTF-8 \
+        PKG_CONFIG_SYSROOT_DIR="$repo/$SWELL_ARM64_DIR/sysroot" \
+        PKG_CONFIG_PATH="$repo/$SWELL_ARM64_DIR/sysroot/usr/lib/aarch64-linux-gnu/pkgconfig:$repo/$SWELL_ARM64_DIR/sysroot/usr/share/pkgconfig" \
+        bash -c 'cd "$1" && shift && exec "$@"' - "$repo" "$@"
+}
+
+# ensure_arm64_sdk: the Swift SDK bundle that ties the compiler, the arm64 runtime and the sysroot
+# together (swift build --swift-sdks-path .build/arm64/sdks --swift-sdk swell-arm64), and the glibc
+# 2.36 compatibility object (scripts/arm64/glibc-2.36-compat.c says why). Rewritten each time: it
+# is small, and holds this checkout's absolute paths.
+ensure_arm64_sdk() {
+    ensure_packages binutils-aarch64-linux-gnu qemu-user-static
+    ensure_arm64_toolchain
+    ensure_arm64_runtime
+    ensure_arm64_sysroot
+    local dir sdk bundle
+    dir=$(pwd)/$SWELL_ARM64_DIR
+    bundle=$dir/sdks/swell-arm64.artifactbundle
+    sdk=$bundle/swell-arm64
+    mkdir -p "$sdk" "$dir/compat"
+    # The linker looks for swiftrt.o and the static libraries under the sysroot's usr/lib.
+    ln -sfn ../../../runtime/lib/swift_static "$dir/sysroot/usr/lib/swift_static"
+    ln -sfn ../../../runtime/lib/swift "$dir/sysroot/usr/lib/swift"
+    cat >"$bundle/info.json" <<JSON
+{"schemaVersion": "1.0", "artifacts": {"swell-arm64": {"type": "swiftSDK", "version": "${SWELL_SWIFT62_VERSION%%-*}",
+  "variants": [{"path": "swell-arm64"}]}}}
+JSON
+    cat >"$sdk/swift-sdk.json" <<JSON
+{"schemaVersion": "4.0", "targetTriples": {"$SWELL_ARM64_TRIPLE": {
+  "sdkRootPath": "$dir/sysroot",
+  "swiftResourcesPath": "$dir/runtime/lib/swift",
+  "swiftStaticResourcesPath": "$dir/runtime/lib/swift_static",
+  "toolsetPaths": ["toolset.json"]}}}
+JSON
+    cat >"$sdk/toolset.json" <<JSON
+{"schemaVersion": "1.0", "rootPath": "/usr/libexec/swift/bin",
+  "swiftCompiler": {"extraCLIOptions": ["-use-ld=lld"]}, "linker": {"path": "ld.lld"}}
+JSON
+    local compat=$dir/compat/glibc-2.36-compat.o
+    if [[ ! -s $compat || scripts/arm64/glibc-2.36-compat.c -nt $compat ]]; then
+        arm64_chroot /usr/libexec/swift/bin/clang --target=aarch64-linux-gnu --sysroot="$dir/sysroot" -O2 -Wall -Wextra -Werror \
+            -fPIC -c scripts/arm64/glibc-2.36-compat.c -o "$compat.tmp" && mv "$compat.tmp" "$compat"
+    fi
+}
+
+# arm64_swift_build ARGS...: swift build for aarch64 in the toolchain root (after ensure_arm64_sdk).
+arm64_swift_build() {
+    arm64_chroot swift build --swift-sdks-path "$(pwd)/$SWELL_ARM64_DIR/sdks" --swift-sdk swell-arm64 "$@"
+}
