@@ -167,20 +167,25 @@ ensure_arm64_testroot() {
 
 # arm64_chroot COMMAND...: runs COMMAND in the toolchain root, in this repository (bind-mounted at
 # its own path, so the paths SwiftPM records are the same inside and out), with /proc and /dev.
+# The mounts live only as long as the command, in a private mount namespace (unshare), so no
+# mount outlives it: `rm -rf .build` must never reach the repository or /dev through the root.
 arm64_chroot() {
-    local root=$SWELL_ARM64_DIR/toolchain repo
+    local root repo
+    root=$(pwd)/$SWELL_ARM64_DIR/toolchain
     repo=$(pwd)
-    local mount=$root$repo
-    mkdir -p "$mount"
-    # A second build may hold the mounts already: mount only what is missing, and leave them
-    # (an unmount could pull them from under the other build; they hold nothing on their own).
-    mountpoint -q "$mount" || mount --bind "$repo" "$mount"
-    mountpoint -q "$root/proc" || mount -t proc proc "$root/proc"
-    mountpoint -q "$root/dev" || mount --bind /dev "$root/dev"
-    chroot "$root" env -i PATH=/usr/bin:/bin HOME=/root TMPDIR=/tmp LANG=C.UTF-8 \
-        PKG_CONFIG_SYSROOT_DIR="$repo/$SWELL_ARM64_DIR/sysroot" \
-        PKG_CONFIG_PATH="$repo/$SWELL_ARM64_DIR/sysroot/usr/lib/aarch64-linux-gnu/pkgconfig:$repo/$SWELL_ARM64_DIR/sysroot/usr/share/pkgconfig" \
-        bash -c 'cd "$1" && shift && exec "$@"' - "$repo" "$@"
+    mkdir -p "$root$repo"
+    unshare --mount --propagation private bash -c '
+        set -e
+        root=$1 repo=$2 sysroot=$3
+        shift 3
+        mount --bind "$repo" "$root$repo"
+        mount -t proc proc "$root/proc"
+        mount --bind /dev "$root/dev"
+        exec chroot "$root" env -i PATH=/usr/bin:/bin HOME=/root TMPDIR=/tmp LANG=C.UTF-8 \
+            PKG_CONFIG_SYSROOT_DIR="$sysroot" \
+            PKG_CONFIG_PATH="$sysroot/usr/lib/aarch64-linux-gnu/pkgconfig:$sysroot/usr/share/pkgconfig" \
+            bash -c "cd \"\$1\" && shift && exec \"\$@\"" - "$repo" "$@"
+    ' - "$root" "$repo" "$repo/$SWELL_ARM64_DIR/sysroot" "$@"
 }
 
 # ensure_arm64_sdk: the Swift SDK bundle that ties the compiler, the arm64 runtime and the sysroot
