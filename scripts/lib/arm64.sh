@@ -24,7 +24,10 @@ SWELL_ARM64_TRIPLE=aarch64-unknown-linux-gnu
 # The arm64 libraries Swell builds against (scripts/lib/packages.sh has the amd64 list and why).
 SWELL_ARM64_SYSROOT_PACKAGES=(libc6-dev libgcc-12-dev libstdc++-12-dev libpng-dev libdrm-dev libjpeg-dev
     libavformat-dev libavcodec-dev libswscale-dev libfreetype-dev libharfbuzz-dev libfontconfig-dev
-    libfribidi-dev libunibreak-dev fonts-dejavu-core fonts-quicksand fonts-noto-core tzdata busybox-static)
+    libfribidi-dev libunibreak-dev fonts-dejavu-core fonts-quicksand fonts-noto-core tzdata busybox-static
+    libcairo2-dev)
+# libcairo2-dev: not for swell; `swift build --build-tests` builds every target of the package, the
+# benchmark's Cairo comparison (Benchmarks/RasterBench) too.
 
 # arm64_apt SUITE ARGS...: apt-get with a private configuration (its own lists, cache and status)
 # for arm64 packages of SUITE, so the host's apt state is never touched (no dpkg --add-architecture).
@@ -167,6 +170,8 @@ ensure_arm64_testroot() {
 
 # arm64_chroot COMMAND...: runs COMMAND in the toolchain root, in this repository (bind-mounted at
 # its own path, so the paths SwiftPM records are the same inside and out), with /proc and /dev.
+# pkg-config answers for the sysroot (SWELL_ARM64_ROOT_NAME=testroot: the test root), with its
+# paths prefixed by it, so they match the linker's --sysroot.
 # The mounts live only as long as the command, in a private mount namespace (unshare), so no
 # mount outlives it: `rm -rf .build` must never reach the repository or /dev through the root.
 arm64_chroot() {
@@ -185,33 +190,30 @@ arm64_chroot() {
             PKG_CONFIG_SYSROOT_DIR="$sysroot" \
             PKG_CONFIG_PATH="$sysroot/usr/lib/aarch64-linux-gnu/pkgconfig:$sysroot/usr/share/pkgconfig" \
             bash -c "cd \"\$1\" && shift && exec \"\$@\"" - "$repo" "$@"
-    ' - "$root" "$repo" "$repo/$SWELL_ARM64_DIR/sysroot" "$@"
+    ' - "$root" "$repo" "$repo/$SWELL_ARM64_DIR/${SWELL_ARM64_ROOT_NAME:-sysroot}" "$@"
 }
 
-# ensure_arm64_sdk: the Swift SDK bundle that ties the compiler, the arm64 runtime and the sysroot
-# together (swift build --swift-sdks-path .build/arm64/sdks --swift-sdk swell-arm64), and the glibc
-# 2.36 compatibility object (scripts/arm64/glibc-2.36-compat.c says why). Rewritten each time: it
-# is small, and holds this checkout's absolute paths.
-ensure_arm64_sdk() {
-    ensure_packages binutils-aarch64-linux-gnu qemu-user-static
-    ensure_arm64_toolchain
-    ensure_arm64_runtime
-    ensure_arm64_sysroot
-    local dir sdk bundle
+# write_arm64_sdk NAME ROOT: a Swift SDK bundle .build/arm64/sdks/NAME.artifactbundle that ties
+# the compiler, the arm64 runtime and the sysroot ROOT together (swift build --swift-sdks-path
+# .build/arm64/sdks --swift-sdk NAME). Rewritten each time: it is small, and holds this
+# checkout's absolute paths.
+write_arm64_sdk() {
+    local name=$1 root dir bundle sdk
     dir=$(pwd)/$SWELL_ARM64_DIR
-    bundle=$dir/sdks/swell-arm64.artifactbundle
-    sdk=$bundle/swell-arm64
-    mkdir -p "$sdk" "$dir/compat"
-    # The linker looks for swiftrt.o and the static libraries under the sysroot's usr/lib.
-    ln -sfn ../../../runtime/lib/swift_static "$dir/sysroot/usr/lib/swift_static"
-    ln -sfn ../../../runtime/lib/swift "$dir/sysroot/usr/lib/swift"
+    root=$(cd "$2" && pwd)
+    bundle=$dir/sdks/$name.artifactbundle
+    sdk=$bundle/$name
+    mkdir -p "$sdk"
+    # The linker looks for swiftrt.o and the runtime's libraries under the sysroot's usr/lib.
+    ln -sfn "$dir/runtime/lib/swift_static" "$root/usr/lib/swift_static"
+    ln -sfn "$dir/runtime/lib/swift" "$root/usr/lib/swift"
     cat >"$bundle/info.json" <<JSON
-{"schemaVersion": "1.0", "artifacts": {"swell-arm64": {"type": "swiftSDK", "version": "${SWELL_SWIFT62_VERSION%%-*}",
-  "variants": [{"path": "swell-arm64"}]}}}
+{"schemaVersion": "1.0", "artifacts": {"$name": {"type": "swiftSDK", "version": "${SWELL_SWIFT62_VERSION%%-*}",
+  "variants": [{"path": "$name"}]}}}
 JSON
     cat >"$sdk/swift-sdk.json" <<JSON
 {"schemaVersion": "4.0", "targetTriples": {"$SWELL_ARM64_TRIPLE": {
-  "sdkRootPath": "$dir/sysroot",
+  "sdkRootPath": "$root",
   "swiftResourcesPath": "$dir/runtime/lib/swift",
   "swiftStaticResourcesPath": "$dir/runtime/lib/swift_static",
   "toolsetPaths": ["toolset.json"]}}}
@@ -220,14 +222,39 @@ JSON
 {"schemaVersion": "1.0", "rootPath": "/usr/libexec/swift/bin",
   "swiftCompiler": {"extraCLIOptions": ["-use-ld=lld"]}, "linker": {"path": "ld.lld"}}
 JSON
-    local compat=$dir/compat/glibc-2.36-compat.o
+}
+
+# ensure_arm64_sdk: the SDK swell is built with (swell-arm64: Debian 12's sysroot), and the glibc
+# 2.36 compatibility object (scripts/arm64/glibc-2.36-compat.c says why).
+ensure_arm64_sdk() {
+    ensure_packages binutils-aarch64-linux-gnu qemu-user-static
+    ensure_arm64_toolchain
+    ensure_arm64_runtime
+    ensure_arm64_sysroot
+    write_arm64_sdk swell-arm64 "$SWELL_ARM64_DIR/sysroot"
+    local compat
+    compat=$(pwd)/$SWELL_ARM64_DIR/compat/glibc-2.36-compat.o
+    mkdir -p "$(dirname "$compat")"
     if [[ ! -s $compat || scripts/arm64/glibc-2.36-compat.c -nt $compat ]]; then
-        arm64_chroot /usr/libexec/swift/bin/clang --target=aarch64-linux-gnu --sysroot="$dir/sysroot" -O2 -Wall -Wextra -Werror \
-            -fPIC -c scripts/arm64/glibc-2.36-compat.c -o "$compat.tmp" && mv "$compat.tmp" "$compat"
+        arm64_chroot /usr/libexec/swift/bin/clang --target=aarch64-linux-gnu --sysroot="$(pwd)/$SWELL_ARM64_DIR/sysroot" \
+            -O2 -Wall -Wextra -Werror -fPIC -c scripts/arm64/glibc-2.36-compat.c -o "$compat.tmp" && mv "$compat.tmp" "$compat"
     fi
 }
 
-# arm64_swift_build ARGS...: swift build for aarch64 in the toolchain root (after ensure_arm64_sdk).
+# ensure_arm64_test_sdk: the SDK the test bundle is built with (swell-arm64-tests: the test root),
+# as it links the dynamic runtime, which needs glibc 2.38 and later.
+ensure_arm64_test_sdk() {
+    ensure_arm64_sdk
+    ensure_arm64_testroot
+    write_arm64_sdk swell-arm64-tests "$SWELL_ARM64_DIR/testroot"
+}
+
+# arm64_swift_build SDK ARGS...: swift build for aarch64 in the toolchain root with the SDK
+# swell-arm64 or swell-arm64-tests (after ensure_arm64_sdk or ensure_arm64_test_sdk).
 arm64_swift_build() {
-    arm64_chroot swift build --swift-sdks-path "$(pwd)/$SWELL_ARM64_DIR/sdks" --swift-sdk swell-arm64 "$@"
+    local sdk=$1
+    shift
+    local root=sysroot
+    [[ $sdk == swell-arm64-tests ]] && root=testroot
+    SWELL_ARM64_ROOT_NAME=$root arm64_chroot swift build --swift-sdks-path "$(pwd)/$SWELL_ARM64_DIR/sdks" --swift-sdk "$sdk" "$@"
 }
