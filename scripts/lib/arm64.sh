@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the arm64 scripts (scripts/build --arch arm64, scripts/package --arch arm64,
 # scripts/run-arm64, scripts/test-arm64): everything an x86-64 Debian 12 machine needs to build and
 # run Swell for aarch64, made once and cached in .build/arm64/ (about 3.5 GB, 3 minutes from nothing).

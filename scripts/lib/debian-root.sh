@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by scripts/test-package and scripts/vm/build-initramfs: a fresh Debian 12 (bookworm)
 # root made by debootstrap, without the Swift toolchain (nothing but Debian packages), cached in
 # .build/debian12/root so later runs copy it instead of downloading it again.
