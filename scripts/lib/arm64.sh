@@ -240,7 +240,7 @@ arm64_swift_build() {
 # the F flag (the kernel opens the interpreter now, so it works in a chroot without qemu inside).
 # The kernel's table is shared by everyone on the machine: each caller leaves a pid file in
 # /run/swell-binfmt/users, and arm64_binfmt_off unregisters only what an on call registered, and
-# only when no other live caller still uses it.
+# only when no other live caller still uses it (a caller that died without off is skipped).
 SWELL_BINFMT_STATE=/run/swell-binfmt
 arm64_binfmt_on() {
     local dir=/proc/sys/fs/binfmt_misc conf=/usr/lib/binfmt.d/qemu-aarch64.conf line
@@ -262,7 +262,8 @@ arm64_binfmt_on() {
             { flock -u "$_swell_binfmt_lock"; echo "arm64: registering qemu-aarch64 in $dir/register failed" >&2; return 69; }
         : >"$SWELL_BINFMT_STATE/registered"
     fi
-    : >"$SWELL_BINFMT_STATE/users/$$"
+    # One line per call: on and off nest (ensure_debian_root arm64 inside a caller's on and off).
+    echo on >>"$SWELL_BINFMT_STATE/users/$$"
     flock -u "$_swell_binfmt_lock"
     exec {_swell_binfmt_lock}>&-
 }
@@ -273,7 +274,14 @@ arm64_binfmt_off() {
     [[ -d $SWELL_BINFMT_STATE/users ]] || return 0
     exec {_swell_binfmt_lock}>"$SWELL_BINFMT_STATE/lock"
     flock "$_swell_binfmt_lock"
-    rm -f "$SWELL_BINFMT_STATE/users/$$"
+    local mine=$SWELL_BINFMT_STATE/users/$$
+    if [[ -s $mine ]] && (($(wc -l <"$mine") > 1)); then
+        sed -i '$d' "$mine"
+        flock -u "$_swell_binfmt_lock"
+        exec {_swell_binfmt_lock}>&-
+        return 0
+    fi
+    rm -f "$mine"
     for user in "$SWELL_BINFMT_STATE"/users/*; do
         [[ -e $user ]] || continue
         kill -0 "${user##*/}" 2>/dev/null && { flock -u "$_swell_binfmt_lock"; exec {_swell_binfmt_lock}>&-; return 0; }
