@@ -30,7 +30,16 @@ const char *swell_cpu_flavour(void) {
     return "x86-64";
 #endif
 #elif defined(__aarch64__)
+    // The two tunings scripts/build offers besides the portable armv8-a, told apart by what
+    // -mcpu turns on: the Pi 5's Cortex-A76 is Armv8.2-A (dot product, LSE atomics); the Pi 4's
+    // Cortex-A72 is Armv8.0-A with the CRC32 instructions, which plain armv8-a leaves out.
+#if defined(__ARM_FEATURE_DOTPROD) && defined(__ARM_FEATURE_ATOMICS)
+    return "armv8.2-a";
+#elif defined(__ARM_FEATURE_CRC32)
+    return "armv8-a+crc";
+#else
     return "aarch64";
+#endif
 #else
     return "unknown";
 #endif

@@ -38,6 +38,7 @@ func versionText() -> String {
     let needs: [String: String] = [
         "x86-64": "any x86-64 CPU", "x86-64-v2": "SSE4.2 and POPCNT", "x86-64-v3": "AVX2 and FMA",
         "x86-64-v4": "AVX-512", "aarch64": "any 64-bit Arm CPU",
+        "armv8-a+crc": "Cortex-A72 and later: Raspberry Pi 4", "armv8.2-a": "Cortex-A76 and later: Raspberry Pi 5",
     ]
     let cpu = flavour + (needs[flavour].map { " (\($0))" } ?? "")
     return "swell \(String(cString: swell_build_version())), built for \(cpu)\n"
