@@ -1386,14 +1386,14 @@ def two_heads_suite():
     vm.close()
 
 
-def systemd_suite(device="vga", width=1920, height=1080, cases=None):
+def systemd_suite(device="vga", width=1920, height=1080):
     """The Debian package's unit (scripts/swell-kiosk.service), run by Debian's systemd as PID 1 in
     a fresh Debian 12 root where apt-get installed the .deb (the guest of initramfs-systemd.cpio,
     bochs-drm at 1920x1080), with a drop-in only for a 3 s watchdog; the user swell is the one
     the package's postinst made: its hardening (User=swell, DevicePolicy=closed, ProtectSystem=strict,
     PrivateNetwork=yes, NoNewPrivileges=yes) must leave Swell its display, its uevents and its
     files; Type=notify, the status line and the watchdog must work with the real service manager.
-    The arm64 guest (no VGA on -M virt) runs it on virtio-gpu; `cases` picks some of the five by name."""
+    The arm64 guest (no VGA on -M virt) runs it on virtio-gpu."""
     tag = f"systemd-{device}-{width}x{height}" if arch == "x86_64" else f"{arch}-systemd-{device}-{width}x{height}"
     if only and only not in f"{tag} systemd":
         return
@@ -1532,14 +1532,11 @@ def systemd_suite(device="vga", width=1920, height=1080, cases=None):
             return False, f"start: {lines} {shown}; dpms {dpms}; journal: " + " | ".join(journal)
         return True, f"start → active, dpms Off, status {shown['StatusText']!r}, NRestarts {shown['NRestarts']}"
 
-    for key, name, body in [
-            ("start", "the shipped unit starts, reports and is sandboxed", start_and_status),
-            ("night-hours", "night-hours timers turn the display off and on", night_hours),
-            ("watchdog", "the watchdog restarts a frozen kiosk", watchdog),
-            ("followed", "a scene file followed, then stop", followed_and_stop),
-            ("off-window", "started in an off window, up without a frame", started_off)]:
-        if cases is None or key in cases:
-            run_case(f"{tag} systemd: {name}", body)
+    run_case(f"{tag} systemd: the shipped unit starts, reports and is sandboxed", start_and_status)
+    run_case(f"{tag} systemd: night-hours timers turn the display off and on", night_hours)
+    run_case(f"{tag} systemd: the watchdog restarts a frozen kiosk", watchdog)
+    run_case(f"{tag} systemd: a scene file followed, then stop", followed_and_stop)
+    run_case(f"{tag} systemd: started in an off window, up without a frame", started_off)
     vm.close()
 
 
