@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the arm64 scripts (scripts/build --arch arm64, scripts/package --arch arm64,
 # scripts/run-arm64, scripts/test-arm64): everything an x86-64 Debian 12 machine needs to build and
 # run Swell for aarch64, made once and cached in .build/arm64/ (about 3.5 GB, 3 minutes from nothing).
@@ -24,7 +25,10 @@ SWELL_ARM64_TRIPLE=aarch64-unknown-linux-gnu
 # The arm64 libraries Swell builds against (scripts/lib/packages.sh has the amd64 list and why).
 SWELL_ARM64_SYSROOT_PACKAGES=(libc6-dev libgcc-12-dev libstdc++-12-dev libpng-dev libdrm-dev libjpeg-dev
     libavformat-dev libavcodec-dev libswscale-dev libfreetype-dev libharfbuzz-dev libfontconfig-dev
-    libfribidi-dev libunibreak-dev fonts-dejavu-core fonts-quicksand fonts-noto-core tzdata busybox-static)
+    libfribidi-dev libunibreak-dev fonts-dejavu-core fonts-quicksand fonts-noto-core tzdata busybox-static
+    libcairo2-dev)
+# libcairo2-dev: not for swell; `swift build --build-tests` builds every target of the package, the
+# benchmark's Cairo comparison (Benchmarks/RasterBench) too.
 
 # arm64_apt SUITE ARGS...: apt-get with a private configuration (its own lists, cache and status)
 # for arm64 packages of SUITE, so the host's apt state is never touched (no dpkg --add-architecture).
@@ -167,6 +171,8 @@ ensure_arm64_testroot() {
 
 # arm64_chroot COMMAND...: runs COMMAND in the toolchain root, in this repository (bind-mounted at
 # its own path, so the paths SwiftPM records are the same inside and out), with /proc and /dev.
+# pkg-config answers for the sysroot (SWELL_ARM64_ROOT_NAME=testroot: the test root), with its
+# paths prefixed by it, so they match the linker's --sysroot.
 # The mounts live only as long as the command, in a private mount namespace (unshare), so no
 # mount outlives it: `rm -rf .build` must never reach the repository or /dev through the root.
 arm64_chroot() {
@@ -185,33 +191,30 @@ arm64_chroot() {
             PKG_CONFIG_SYSROOT_DIR="$sysroot" \
             PKG_CONFIG_PATH="$sysroot/usr/lib/aarch64-linux-gnu/pkgconfig:$sysroot/usr/share/pkgconfig" \
             bash -c "cd \"\$1\" && shift && exec \"\$@\"" - "$repo" "$@"
-    ' - "$root" "$repo" "$repo/$SWELL_ARM64_DIR/sysroot" "$@"
+    ' - "$root" "$repo" "$repo/$SWELL_ARM64_DIR/${SWELL_ARM64_ROOT_NAME:-sysroot}" "$@"
 }
 
-# ensure_arm64_sdk: the Swift SDK bundle that ties the compiler, the arm64 runtime and the sysroot
-# together (swift build --swift-sdks-path .build/arm64/sdks --swift-sdk swell-arm64), and the glibc
-# 2.36 compatibility object (scripts/arm64/glibc-2.36-compat.c says why). Rewritten each time: it
-# is small, and holds this checkout's absolute paths.
-ensure_arm64_sdk() {
-    ensure_packages binutils-aarch64-linux-gnu qemu-user-static
-    ensure_arm64_toolchain
-    ensure_arm64_runtime
-    ensure_arm64_sysroot
-    local dir sdk bundle
+# write_arm64_sdk NAME ROOT: a Swift SDK bundle .build/arm64/sdks/NAME.artifactbundle that ties
+# the compiler, the arm64 runtime and the sysroot ROOT together (swift build --swift-sdks-path
+# .build/arm64/sdks --swift-sdk NAME). Rewritten each time: it is small, and holds this
+# checkout's absolute paths.
+write_arm64_sdk() {
+    local name=$1 root dir bundle sdk
     dir=$(pwd)/$SWELL_ARM64_DIR
-    bundle=$dir/sdks/swell-arm64.artifactbundle
-    sdk=$bundle/swell-arm64
-    mkdir -p "$sdk" "$dir/compat"
-    # The linker looks for swiftrt.o and the static libraries under the sysroot's usr/lib.
-    ln -sfn ../../../runtime/lib/swift_static "$dir/sysroot/usr/lib/swift_static"
-    ln -sfn ../../../runtime/lib/swift "$dir/sysroot/usr/lib/swift"
+    root=$(cd "$2" && pwd)
+    bundle=$dir/sdks/$name.artifactbundle
+    sdk=$bundle/$name
+    mkdir -p "$sdk"
+    # The linker looks for swiftrt.o and the runtime's libraries under the sysroot's usr/lib.
+    ln -sfn "$dir/runtime/lib/swift_static" "$root/usr/lib/swift_static"
+    ln -sfn "$dir/runtime/lib/swift" "$root/usr/lib/swift"
     cat >"$bundle/info.json" <<JSON
-{"schemaVersion": "1.0", "artifacts": {"swell-arm64": {"type": "swiftSDK", "version": "${SWELL_SWIFT62_VERSION%%-*}",
-  "variants": [{"path": "swell-arm64"}]}}}
+{"schemaVersion": "1.0", "artifacts": {"$name": {"type": "swiftSDK", "version": "${SWELL_SWIFT62_VERSION%%-*}",
+  "variants": [{"path": "$name"}]}}}
 JSON
     cat >"$sdk/swift-sdk.json" <<JSON
 {"schemaVersion": "4.0", "targetTriples": {"$SWELL_ARM64_TRIPLE": {
-  "sdkRootPath": "$dir/sysroot",
+  "sdkRootPath": "$root",
   "swiftResourcesPath": "$dir/runtime/lib/swift",
   "swiftStaticResourcesPath": "$dir/runtime/lib/swift_static",
   "toolsetPaths": ["toolset.json"]}}}
@@ -220,14 +223,155 @@ JSON
 {"schemaVersion": "1.0", "rootPath": "/usr/libexec/swift/bin",
   "swiftCompiler": {"extraCLIOptions": ["-use-ld=lld"]}, "linker": {"path": "ld.lld"}}
 JSON
-    local compat=$dir/compat/glibc-2.36-compat.o
+}
+
+# ensure_arm64_sdk: the SDK swell is built with (swell-arm64: Debian 12's sysroot), and the glibc
+# 2.36 compatibility object (scripts/arm64/glibc-2.36-compat.c says why).
+ensure_arm64_sdk() {
+    ensure_packages binutils-aarch64-linux-gnu qemu-user-static
+    ensure_arm64_toolchain
+    ensure_arm64_runtime
+    ensure_arm64_sysroot
+    write_arm64_sdk swell-arm64 "$SWELL_ARM64_DIR/sysroot"
+    local compat
+    compat=$(pwd)/$SWELL_ARM64_DIR/compat/glibc-2.36-compat.o
+    mkdir -p "$(dirname "$compat")"
     if [[ ! -s $compat || scripts/arm64/glibc-2.36-compat.c -nt $compat ]]; then
-        arm64_chroot /usr/libexec/swift/bin/clang --target=aarch64-linux-gnu --sysroot="$dir/sysroot" -O2 -Wall -Wextra -Werror \
-            -fPIC -c scripts/arm64/glibc-2.36-compat.c -o "$compat.tmp" && mv "$compat.tmp" "$compat"
+        arm64_chroot /usr/libexec/swift/bin/clang --target=aarch64-linux-gnu --sysroot="$(pwd)/$SWELL_ARM64_DIR/sysroot" \
+            -O2 -Wall -Wextra -Werror -fPIC -c scripts/arm64/glibc-2.36-compat.c -o "$compat.tmp" && mv "$compat.tmp" "$compat"
     fi
 }
 
-# arm64_swift_build ARGS...: swift build for aarch64 in the toolchain root (after ensure_arm64_sdk).
+# ensure_arm64_test_sdk: the SDK the test bundle is built with (swell-arm64-tests: the test root),
+# as it links the dynamic runtime, which needs glibc 2.38 and later.
+ensure_arm64_test_sdk() {
+    ensure_arm64_sdk
+    ensure_arm64_testroot
+    write_arm64_sdk swell-arm64-tests "$SWELL_ARM64_DIR/testroot"
+}
+
+# arm64_swift_build SDK ARGS...: swift build for aarch64 in the toolchain root with the SDK
+# swell-arm64 or swell-arm64-tests (after ensure_arm64_sdk or ensure_arm64_test_sdk).
 arm64_swift_build() {
-    arm64_chroot swift build --swift-sdks-path "$(pwd)/$SWELL_ARM64_DIR/sdks" --swift-sdk swell-arm64 "$@"
+    local sdk=$1
+    shift
+    local root=sysroot
+    [[ $sdk == swell-arm64-tests ]] && root=testroot
+    SWELL_ARM64_ROOT_NAME=$root arm64_chroot swift build --swift-sdks-path "$(pwd)/$SWELL_ARM64_DIR/sdks" --swift-sdk "$sdk" "$@"
+}
+
+# arm64_binfmt_on: lets this kernel run aarch64 programs by themselves (and so in a chroot of an
+# arm64 root: debootstrap's second stage, apt-get's maintainer scripts, the package test), through
+# qemu-aarch64-static and binfmt_misc. There is no systemd-binfmt here, so this does its job:
+# mounts binfmt_misc if needed and registers the line of /usr/lib/binfmt.d/qemu-aarch64.conf with
+# the F flag (the kernel opens the interpreter now, so it works in a chroot without qemu inside).
+# The kernel's table is shared by everyone on the machine: each caller leaves a pid file in
+# /run/swell-binfmt/users, and arm64_binfmt_off unregisters only what an on call registered, and
+# only when no other live caller still uses it (a caller that died without off is skipped).
+SWELL_BINFMT_STATE=/run/swell-binfmt
+arm64_binfmt_on() {
+    local dir=/proc/sys/fs/binfmt_misc conf=/usr/lib/binfmt.d/qemu-aarch64.conf line
+    ensure_packages qemu-user-static
+    [[ -r $conf ]] || { echo "arm64: $conf is missing (reinstall qemu-user-static)" >&2; return 69; }
+    mkdir -p "$SWELL_BINFMT_STATE/users"
+    exec {_swell_binfmt_lock}>"$SWELL_BINFMT_STATE/lock"
+    flock "$_swell_binfmt_lock"
+    if [[ ! -e $dir/register ]]; then
+        mount -t binfmt_misc binfmt_misc "$dir" ||
+            { flock -u "$_swell_binfmt_lock"; echo "arm64: cannot mount binfmt_misc at $dir (needs root and a kernel with binfmt_misc)" >&2; return 69; }
+        : >"$SWELL_BINFMT_STATE/mounted"
+    fi
+    if [[ ! -e $dir/qemu-aarch64 ]]; then
+        line=$(grep -v '^#' "$conf" | head -1)
+        # The F flag (fix binary) is what makes the interpreter usable inside chroots.
+        [[ ${line##*:} == *F* ]] || line+=F
+        printf '%s' "$line" >"$dir/register" ||
+            { flock -u "$_swell_binfmt_lock"; echo "arm64: registering qemu-aarch64 in $dir/register failed" >&2; return 69; }
+        : >"$SWELL_BINFMT_STATE/registered"
+    fi
+    # One line per call: on and off nest (ensure_debian_root arm64 inside a caller's on and off).
+    echo on >>"$SWELL_BINFMT_STATE/users/$$"
+    flock -u "$_swell_binfmt_lock"
+    exec {_swell_binfmt_lock}>&-
+}
+
+# arm64_binfmt_off: undoes what arm64_binfmt_on added, once no other caller's process is alive.
+arm64_binfmt_off() {
+    local dir=/proc/sys/fs/binfmt_misc user
+    [[ -d $SWELL_BINFMT_STATE/users ]] || return 0
+    exec {_swell_binfmt_lock}>"$SWELL_BINFMT_STATE/lock"
+    flock "$_swell_binfmt_lock"
+    local mine=$SWELL_BINFMT_STATE/users/$$
+    if [[ -s $mine ]] && (($(wc -l <"$mine") > 1)); then
+        sed -i '$d' "$mine"
+        flock -u "$_swell_binfmt_lock"
+        exec {_swell_binfmt_lock}>&-
+        return 0
+    fi
+    rm -f "$mine"
+    for user in "$SWELL_BINFMT_STATE"/users/*; do
+        [[ -e $user ]] || continue
+        kill -0 "${user##*/}" 2>/dev/null && { flock -u "$_swell_binfmt_lock"; exec {_swell_binfmt_lock}>&-; return 0; }
+        rm -f "$user"
+    done
+    if [[ -e $SWELL_BINFMT_STATE/registered ]]; then
+        [[ -e $dir/qemu-aarch64 ]] && echo -1 >"$dir/qemu-aarch64"
+        rm -f "$SWELL_BINFMT_STATE/registered"
+    fi
+    if [[ -e $SWELL_BINFMT_STATE/mounted ]]; then
+        umount "$dir" 2>/dev/null || true
+        rm -f "$SWELL_BINFMT_STATE/mounted"
+    fi
+    flock -u "$_swell_binfmt_lock"
+    exec {_swell_binfmt_lock}>&-
+}
+
+# ensure_arm64_dpkg_db: a dpkg database (admindir) describing the sysroot, for dpkg-shlibdeps.
+# The sysroot is unpacked with dpkg -x, so no dpkg knows what it holds; dpkg-shlibdeps asks
+# `dpkg-query --search` which package owns each library it finds (under the sysroot, through -l),
+# then reads that package's symbols or shlibs file. So the database made here has, for each .deb
+# the sysroot was unpacked from, a status entry (its control fields, "install ok installed") and
+# info/PACKAGE[:arm64].{list,symbols,shlibs}, the list naming the files at their path in the
+# sysroot (/work/…/.build/arm64/sysroot/usr/lib/…), which is what dpkg-query is asked about.
+# Cached in .build/arm64/dpkg-db; made again when the sysroot's package versions or path change.
+# Prints the admindir's path.
+ensure_arm64_dpkg_db() {
+    ensure_arm64_sysroot
+    local db=$SWELL_ARM64_DIR/dpkg-db sysroot stamp archives=$SWELL_ARM64_DIR/apt/bookworm/archives
+    sysroot=$(cd "$SWELL_ARM64_DIR/sysroot" && pwd)
+    stamp=$(printf '%s\n' "$sysroot" && cat "$SWELL_ARM64_DIR/sysroot/versions.txt")
+    if [[ -e $db/.swell-stamp ]] && [[ $(cat "$db/.swell-stamp") == "$stamp" ]]; then
+        echo "$db"
+        return 0
+    fi
+    echo "arm64: the dpkg database of $SWELL_ARM64_DIR/sysroot (for dpkg-shlibdeps) into $db" >&2
+    local partial=$db.partial name deb package multiarch infoname control
+    rm -rf "$partial" "$db"
+    mkdir -p "$partial"/{info,updates,triggers} "$partial/tmp.ci"
+    : >"$partial/status"
+    printf 'amd64\narm64\n' >"$partial/arch"
+    # The multiarch layout of info/ (PACKAGE:ARCH.list), which dpkg assumes only when told.
+    echo 1 >"$partial/info/format"
+    while read -r name; do
+        deb=$archives/$name.deb
+        [[ -f $deb ]] || { echo "arm64: $deb (listed in sysroot/versions.txt) is missing: remove $SWELL_ARM64_DIR/sysroot to make it again" >&2; return 65; }
+        control=$(dpkg-deb -f "$deb")
+        package=$(sed -n 's/^Package: //p' <<<"$control")
+        multiarch=$(sed -n 's/^Multi-Arch: //p' <<<"$control")
+        # dpkg names the info files of Multi-Arch: same packages with their architecture.
+        infoname=$package
+        [[ $multiarch == same ]] && infoname=$package:arm64
+        { sed -n '1,/^Package: /p' <<<"$control"; echo "Status: install ok installed"; sed '1,/^Package: /d' <<<"$control"; echo; } >>"$partial/status"
+        dpkg-deb --fsys-tarfile "$deb" | tar -t | sed -e 's|^\./$|/.|' -e 's|^\./|/|' -e 's|\(.\)/$|\1|' -e "s|^/\([^.]\)|$sysroot/\1|" >"$partial/info/$infoname.list"
+        rm -rf "$partial/tmp.ci"
+        dpkg-deb -e "$deb" "$partial/tmp.ci"
+        local file
+        for file in symbols shlibs; do
+            [[ -f $partial/tmp.ci/$file ]] && cp "$partial/tmp.ci/$file" "$partial/info/$infoname.$file"
+        done
+    done <"$SWELL_ARM64_DIR/sysroot/versions.txt"
+    rm -rf "$partial/tmp.ci"
+    printf '%s\n' "$stamp" >"$partial/.swell-stamp"
+    mv "$partial" "$db"
+    echo "$db"
 }
