@@ -1,5 +1,9 @@
 """A virtual kiosk: boots the Debian kernel with scripts/vm/init (or systemd) in QEMU (TCG) and drives it.
 
+x86-64 (qemu-system-x86_64, the default) or arm64 (`arch="arm64"`: qemu-system-aarch64 -M virt,
+a Cortex-A72, Debian 12's arm64 Image from scripts/vm/build-initramfs --arch arm64, the PL011
+serial port ttyAMA0); the display and tablet are the same PCI devices on both.
+
 The guest serves a shell on its serial port (QEMU's stdio); QMP (a unix socket) takes screenshots
 and sends tablet input. Python standard library only.
 """
@@ -24,13 +28,14 @@ class VMError(Exception):
 
 
 class KioskVM:
-    """One QEMU guest. `device` is "vga" (-device VGA: bochs-drm) or "virtio" (virtio-gpu-pci)."""
+    """One QEMU guest. `device` is "vga" (-device VGA: bochs-drm; x86-64 only) or "virtio" (virtio-gpu-pci)."""
 
     # 1 GiB: the initramfs (about 200 MiB with FFmpeg's libraries and the codecs they need, 300 MiB
     # for the systemd guest's Debian root) is held twice while the kernel unpacks it.
     def __init__(self, boot_dir, work_dir, device, width, height, log_path=None, memory_mb=1024,
                  initramfs="initramfs.cpio", outputs=1, kernel_arguments="", tablet_per_head=False,
-                 qemu_arguments=()):
+                 qemu_arguments=(), arch="x86_64"):
+        self.arch = arch
         self.device = device
         self.width = width
         self.height = height
@@ -45,12 +50,22 @@ class KioskVM:
             "virtio": f"virtio-gpu-pci,xres={width},yres={height},edid=on"
             + (f",id=gpu0,max_outputs={outputs}" if outputs > 1 else ""),
         }[device]
+        if arch == "arm64":
+            # -M virt: PCI (ECAM) for the same virtio devices as on x86, a PL011 UART; the kernel
+            # boots as an Image straight from -kernel, no firmware. KVM is not used (TCG only, as on x86).
+            machine = ["qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a72", "-accel", "tcg",
+                       "-kernel", os.path.join(boot_dir, "Image")]
+            console = "ttyAMA0"
+        elif arch == "x86_64":
+            machine = ["qemu-system-x86_64", "-accel", "tcg", "-kernel", os.path.join(boot_dir, "vmlinux")]
+            console = "ttyS0"
+        else:
+            raise VMError(f"unknown arch {arch!r} (x86_64 or arm64)")
         command = [
-            "qemu-system-x86_64", "-accel", "tcg", "-m", str(memory_mb), "-nodefaults", "-no-reboot",
-            "-kernel", os.path.join(boot_dir, "vmlinux"),
+            *machine, "-m", str(memory_mb), "-nodefaults", "-no-reboot",
             "-initrd", os.path.join(boot_dir, initramfs),
             # systemd.show_status=0: the systemd guest's PID 1 keeps its boot messages off the serial shell.
-            "-append", "console=ttyS0 quiet loglevel=1 panic=-1 systemd.show_status=0"
+            "-append", f"console={console} quiet loglevel=1 panic=-1 systemd.show_status=0"
             + (" " + kernel_arguments if kernel_arguments else ""),
             "-display", "none", "-serial", "stdio", "-monitor", "none",
             "-qmp", f"unix:{self.qmp_path},server=on,wait=off",
