@@ -70,7 +70,8 @@ import Testing
             try GoldenTests.check(
                 frame, against: Self.folder + "/" + golden.goldenName(time: time),
                 what: "examples/\(golden.name).json at \(time) s",
-                hint: fontsDiffer ? " (the fonts differ from the recorded ones: see fonts.txt)" : "")
+                hint: fontsDiffer ? " (the fonts differ from the recorded ones: see fonts.txt)" : "",
+                showsVideo: golden.showsVideo)
         }
     }
 }

@@ -44,7 +44,23 @@ import Testing
     /// Records `frame` as the golden at `path` (SWELL_RECORD_GOLDENS=1), or compares it with it:
     /// at most `tolerance` per channel, in at most 0.5 % of the pixels. `what` and `hint` name the
     /// frame in the failure.
-    static func check(_ frame: PixelBuffer, against path: String, what: String, hint: String = "") throws {
+    /// The goldens were recorded on x86-64. A video element's pictures are converted from YUV by
+    /// libswscale, whose aarch64 (NEON) and x86-64 paths round differently: up to 5/255 per
+    /// channel over the whole picture (measured with `swell diff` on examples/video.json at 1.5 s:
+    /// max 5, mean 0.82, 99.5 % of its pixels). What Swell draws itself is byte-identical on both
+    /// (scripts/test-arm64 checks the bench frames), so only frames that show video get this
+    /// bound, and only on another architecture.
+    static let videoTolerance: Int? = {
+        #if arch(x86_64)
+            return nil
+        #else
+            return 6
+        #endif
+    }()
+
+    static func check(
+        _ frame: PixelBuffer, against path: String, what: String, hint: String = "", showsVideo: Bool = false
+    ) throws {
         if recording {
             try withExtendedLifetime(frame) { try writePNG(frame.surface, to: path) }
             print("recorded \(path)")
@@ -63,6 +79,12 @@ import Testing
             return
         }
         let difference = compareFrames(frame, expected)
+        if showsVideo, let videoTolerance = Self.videoTolerance {
+            #expect(
+                difference.maxChannel <= videoTolerance,
+                "\(what) differs from \(path) by more than libswscale's rounding: \(difference.summary)\(hint)")
+            return
+        }
         #expect(
             difference.maxChannel <= tolerance && difference.differingPixels * 200 <= difference.pixels,
             "\(what) differs from \(path): \(difference.summary)\(hint)")

@@ -20,6 +20,10 @@ struct ExampleGoldenCase: CustomStringConvertible, Sendable {
 
     var description: String { name }
 
+    /// Whether its frames show a video element's pictures (directly, or as a playlist's page),
+    /// which FFmpeg's libswscale converts with architecture-dependent rounding (GoldenTests.videoTolerance).
+    var showsVideo: Bool { ["video", "promo", "playlist"].contains(name) }
+
     static let width = 1920
     static let height = 1080
     static let reduction = 4
