@@ -114,8 +114,6 @@ ensure_arm64_runtime() {
     local runtime=$SWELL_ARM64_DIR/runtime
     [[ -e $runtime/.swell-complete ]] && return 0
     echo "arm64: the Swift $SWELL_SWIFT62_VERSION arm64 runtime into $runtime" >&2
-    local download=$SWELL_ARM64_DIR/downloads
-    mkdir -p "$download"
     arm64_apt sid install -y -qq -d "swiftlang=$SWELL_SWIFT62_VERSION" "libswiftlang=$SWELL_SWIFT62_VERSION" >&2 ||
         { echo "arm64: downloading swiftlang:arm64 $SWELL_SWIFT62_VERSION failed" >&2; return 69; }
     local archives=$SWELL_ARM64_DIR/apt/sid/archives
