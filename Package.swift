@@ -28,6 +28,10 @@
 //   SwellLoop      – the kiosk loop (input → content → render → present, per output), screen
 //                    power and each output's screen hours (night hours, a schedule's "off"
 //                    windows; woken when the wall clock is set), spans, followed files
+//   SwellAPI       – management from a browser: an HTTP(S) server (libmicrohttpd, GnuTLS) beside
+//                    the render loop, bearer tokens (libsodium's crypto_pwhash), the API's routes,
+//                    the content folder's confined files, the page; it reaches the kiosk through
+//                    one protocol (`KioskControl`) and knows nothing of scenes or displays
 //   SwellPlayer    – what a kiosk runs: the kiosk file (`kiosk/1`) as one typed plan, schedules
 //                    (`schedule/1`) and the content they choose, and a scene as the kiosk loop's
 //                    content (reloads, realtime clock, replay, followed files)
@@ -65,6 +69,12 @@ let package = Package(
         .target(name: "CPNGRows", linkerSettings: [.linkedLibrary("png16")]),
         // The CPU's spin-wait hint (x86 `pause`) for SwellRaster's worker pool.
         .target(name: "CSpin"),
+        // The management API's HTTP(S) server: libmicrohttpd (HTTPS through GnuTLS) behind C
+        // wrappers for its variadic calls; libsodium hashes the API's tokens; GnuTLS makes the
+        // self-signed certificate a kiosk without one of its own serves.
+        .target(name: "CHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CGnuTLS", pkgConfig: "gnutls", providers: [.apt(["libgnutls28-dev"])]),
 
         // libm: the standard library's rounding and sqrt call it when Foundation is not linked.
         .target(name: "SwellSystem", dependencies: ["CSysShims"]),
@@ -101,13 +111,17 @@ let package = Package(
                 "SwellLoop", "SwellDisplay", "SwellInput", "SwellService", "SwellScenes", "SwellJSON", "SwellRaster",
                 "SwellSystem",
             ]),
+        // Management from a browser: the HTTPS API and its page, tokens, the content folder.
+        .target(
+            name: "SwellAPI",
+            dependencies: ["SwellJSON", "SwellSystem", "SwellService", "CHTTPD", "CSodium", "CGnuTLS"]),
         .executableTarget(
             name: "swell",
             dependencies: [
                 "SwellRaster", "SwellDrawList", "SwellOutput", "SwellDisplay", "SwellInput", "SwellLoop",
                 "SwellService",
                 "SwellScenes", "SwellJSON", "SwellSystem",
-                "SwellVideo", "SwellPlayer", "CSysShims",
+                "SwellVideo", "SwellPlayer", "SwellAPI", "CSysShims",
             ]),
 
         .executableTarget(
@@ -141,6 +155,7 @@ let package = Package(
                 "SwellPlayer", "CDRM",
             ]),
         .testTarget(name: "SwellSystemTests", dependencies: ["SwellSystem"]),
+        .testTarget(name: "SwellAPITests", dependencies: ["SwellAPI", "SwellJSON", "SwellSystem"]),
         // `swell` too: the video commands are run as a kiosk owner runs them.
         .testTarget(
             name: "SwellVideoTests",

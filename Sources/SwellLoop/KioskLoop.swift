@@ -101,6 +101,16 @@ public final class KioskLoop {
     private var displayChangePending = false
     /// Frames presented on each output by the last `run`.
     public private(set) var framesShown: [Int] = []
+    /// Each output as other threads see it (its presented frame, frame times, power).
+    public let monitors: [OutputMonitor]
+    /// Work other threads hand the loop (the management API); nil: none.
+    public var mailbox: LoopMailbox?
+    /// When `run` started (the loop's clock): its contents' time 0.
+    private var runStart = 0.0
+    /// The contents' time now (seconds since `run` started), for the mailbox's work.
+    public var contentTime: Double { clock.now() - runStart }
+    /// The outputs' states while `run` runs (for the mailbox's work).
+    private var running: [OutputState] = []
 
     /// Which outputs a touch reaches. This is the seam for touch routing (`--touch
     /// DEVICE=OUTPUT`, a span's canvas): replace it before `run`. Default: the first output,
@@ -122,6 +132,7 @@ public final class KioskLoop {
         self.console = console
         self.notifier = notifier
         self.clock = clock
+        monitors = presenters.map { _ in OutputMonitor() }
         signalPipe = try StopSignals.install()
         try StopSignals.installScreenSignals()
     }
@@ -176,6 +187,7 @@ public final class KioskLoop {
             restore()
         }
         let start = clock.now()
+        runStart = start
         let deadline = seconds.map { start + $0 }
         let states = outputs.indices.map { index in
             OutputState(
@@ -183,6 +195,8 @@ public final class KioskLoop {
                 power: ScreenPower(offAfter: screenOffAfter, now: start), hours: outputs[index].hours ?? offHours)
         }
         framesShown = states.map(\.frames)
+        running = states
+        defer { running = [] }
         while true {
             if let signal = StopSignals.received { return .signal(signal) }
             // The round's one reading of the clock: input, file changes, the frame and the
@@ -206,9 +220,24 @@ public final class KioskLoop {
     /// for callers with news of their own).
     public func noteDisplayChange() { displayChangePending = true }
 
+    /// Turns the screen of output `index` (nil: every output) on or off at this round, as
+    /// SIGUSR1/SIGUSR2 do (a screen turned off so stays off for touches); from the mailbox's work.
+    /// The indices it applies to.
+    public func requestScreen(on: Bool, output index: Int?) -> [Int] {
+        let chosen = running.indices.filter { index == nil || $0 == index }
+        for chosenIndex in chosen { running[chosenIndex].requested = on }
+        return chosen
+    }
+
+    /// Whether output `index`'s screen is on (during `run`).
+    public func screenIsOn(output index: Int) -> Bool {
+        running.indices.contains(index) ? running[index].power.isOn : true
+    }
+
     /// Input (routed to its outputs), changed files, hotplug and screen-power requests.
     private func takeEvents(_ states: [OutputState], time: Double, now: Double, offAfter: Double?) throws(KioskError) {
         for state in states { state.touched = false }
+        mailbox?.runPosted(self)
         input?.poll { event in
             let targets = routeTouch(event)
             for (index, state) in states.enumerated() where targets.contains(output: index) {
@@ -244,14 +273,17 @@ public final class KioskLoop {
         let request = StopSignals.takeScreenRequest()
         let wall = states.contains { $0.hours != nil } ? clock.wallTime() : 0
         for state in states {
+            let requested = state.requested
+            state.requested = nil
             try applyPower(
-                state, request: request, night: state.hoursOff(at: wall), now: now, offAfter: offAfter,
-                named: states.count > 1)
+                state, request: requested ?? request, fromAPI: requested != nil, night: state.hoursOff(at: wall),
+                now: now, offAfter: offAfter, named: states.count > 1)
         }
     }
 
     private func applyPower(
-        _ state: OutputState, request: Bool?, night: Bool?, now: Double, offAfter: Double?, named: Bool
+        _ state: OutputState, request: Bool?, fromAPI: Bool, night: Bool?, now: Double, offAfter: Double?,
+        named: Bool
     ) throws(KioskError) {
         guard let change = state.power.change(signal: request, touched: state.touched, hoursOff: night, now: now)
         else { return }
@@ -261,10 +293,13 @@ public final class KioskLoop {
         let prefix = named ? presenter.display.output + ": " : ""
         if made {
             if change.on { state.frameNeeded = true }
+            monitors[state.index].setScreen(on: change.on)
             let line =
                 change.reason == .hours
                 ? state.hours?.change(off: !change.on, at: clock.wallTime()) ?? ""
-                : Self.describe(change, offAfter: offAfter)
+                : fromAPI
+                    ? "screen \(change.on ? "on" : "off") (the management API)"
+                    : Self.describe(change, offAfter: offAfter)
             kioskWarn(prefix + line)
             // A kiosk started in its night (or a schedule's "off" window) draws nothing until
             // morning, yet it is up: systemd must hear so now, or a Type=notify unit's start
@@ -305,8 +340,13 @@ public final class KioskLoop {
     }
 
     private func draw(_ state: OutputState, time: Double) throws(KioskError) {
-        let damage = state.content.render(at: time, into: state.presenter.shadow.surface)
-        try state.presenter.queue(damage: damage, now: clock.now())
+        let started = monotonicSeconds()
+        try monitors[state.index].drawing(into: state.presenter.shadow) { () throws(KioskError) in
+            let damage = state.content.render(at: time, into: state.presenter.shadow.surface)
+            try state.presenter.queue(damage: damage, now: clock.now())
+        }
+        let ended = monotonicSeconds()
+        monitors[state.index].record(end: ended, milliseconds: (ended - started) * 1000)
         state.frameNeeded = false
         state.settling = !state.idle
         state.readySince = nil
@@ -329,6 +369,7 @@ public final class KioskLoop {
         input?.addDescriptors(to: pollSet)
         if let uevents { pollSet.add(uevents.fd) }
         if let clockSteps { pollSet.add(clockSteps.fd) }
+        if let mailbox { pollSet.add(mailbox.signal.fd) }
         if let seconds = input?.maximumSleep { limit(now + seconds) }
         if let keepAlive = notifier?.secondsUntilKeepAlive(now: now) { limit(now + keepAlive) }
         for state in states {
@@ -391,6 +432,8 @@ private final class OutputState {
     var firstShown = false
     var frames = 0
     var touched = false
+    /// The screen power the management API asked for, taken up this round.
+    var requested: Bool?
     /// This round's look: what its display waits for, whether its content is idle, and whether
     /// it wants a frame.
     var wait = FrameWait.ready

@@ -42,6 +42,8 @@ public struct KioskFileError: Error, CustomStringConvertible {
 ///      "power": {"offHours": {"from": "22:00", "to": "07:00"}, "offAfterIdle": 300},
 ///      "threads": 4, "input": "demo-touches.json",
 ///      "schedule": {"timeZone": …, "default": …, "rules": […]}   or "schedule.json" (a schedule/1 file)
+///      "api": {"listen": "0.0.0.0:8443", "tokens": "/etc/swell/tokens.json",
+///              "certificate": "kiosk.pem", "key": "kiosk.key", "plainHTTP": false, "uploadLimit": 64}
 ///
 /// `contentExists`: when given, a content of the inline schedule that it says does not exist is a
 /// problem naming its JSON path (the command passes `fileExists`; a schedule in a file of its own,
@@ -126,7 +128,7 @@ struct KioskFileReader {
     mutating func plan(_ root: JSONField) -> KioskPlan? {
         let allowed = [
             "format", "outputs", "span", "driver", "device", "size", "touch", "clock", "power", "threads", "input",
-            "schedule",
+            "schedule", "api",
         ]
         guard isObject(root, allowed: allowed) else { return nil }
         _ = check { () throws(JSONFieldError) in try root["format"].oneOf(["kiosk/1"]) }
@@ -140,6 +142,7 @@ struct KioskFileReader {
             plan.threads = check { () throws(JSONFieldError) in try threads.integer(in: 1...256) }
         }
         if let input = optional(root, "input") { plan.script = file(input) }
+        if let api = optional(root, "api") { plan.api = management(api) }
         if let schedule = optional(root, "schedule") {
             // A span shows one content on all its outputs: its rules name none.
             var outputs = connectorNames

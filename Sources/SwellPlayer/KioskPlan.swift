@@ -100,6 +100,9 @@ public struct KioskPlan: Sendable, Equatable {
     /// inline schedule or none.
     public var scheduleFile: String?
 
+    /// The management API (nil: off, the default).
+    public var api: ManagementSettings?
+
     public init(layout: Layout) {
         self.layout = layout
     }
@@ -132,6 +135,7 @@ public struct KioskPlan: Sendable, Equatable {
         if screenOffAfter != other.screenOffAfter || offHours != other.offHours { names.append("power") }
         if threads != other.threads { names.append("threads") }
         if script != other.script { names.append("input") }
+        if api != other.api { names.append("api") }
         return names
     }
 

@@ -79,6 +79,16 @@ public final class ScheduledContent: KioskContent, ScreenHours {
         return (nil, last?.at ?? unix - horizon, next?.at ?? unix + horizon)
     }
 
+    /// When (Unix time) the schedule's next change comes, as of the last look.
+    public var nextChange: Double { until }
+
+    /// Shows the schedule's choice again at the next round, even within the same window (after
+    /// something else was shown in its place: `ManagedContent`).
+    public func resume() {
+        until = -Double.infinity
+        shownSince = -Double.infinity
+    }
+
     /// A new schedule (the kiosk file changed): taken up at the next round.
     public func use(_ schedule: Schedule, ownContent: String) {
         self.schedule = schedule

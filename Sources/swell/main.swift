@@ -17,6 +17,7 @@ let verbs: [Verb] = [
     scheduleVerb,
     diffVerb,
     benchVerb,
+    tokenVerb,
 ]
 
 /// Writes one message to standard error (unbuffered, so it is never lost on exit).

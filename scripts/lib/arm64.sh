@@ -26,7 +26,7 @@ SWELL_ARM64_TRIPLE=aarch64-unknown-linux-gnu
 SWELL_ARM64_SYSROOT_PACKAGES=(libc6-dev libgcc-12-dev libstdc++-12-dev libpng-dev libdrm-dev libjpeg-dev
     libavformat-dev libavcodec-dev libswscale-dev libfreetype-dev libharfbuzz-dev libfontconfig-dev
     libfribidi-dev libunibreak-dev fonts-dejavu-core fonts-quicksand fonts-noto-core tzdata busybox-static
-    libcairo2-dev)
+    libcairo2-dev libmicrohttpd-dev libgnutls28-dev libsodium-dev)
 # libcairo2-dev: not for swell; `swift build --build-tests` builds every target of the package, the
 # benchmark's Cairo comparison (Benchmarks/RasterBench) too.
 
@@ -134,7 +134,8 @@ ensure_arm64_runtime() {
 # ensure_arm64_sysroot: Debian 12's arm64 -dev packages with their dependencies, unpacked.
 ensure_arm64_sysroot() {
     local sysroot=$SWELL_ARM64_DIR/sysroot
-    [[ -e $sysroot/.swell-complete ]] && return 0
+    # The stamp holds the package list: a package added to it makes the sysroot again.
+    [[ -e $sysroot/.swell-complete && $(<"$sysroot/.swell-complete") == "${SWELL_ARM64_SYSROOT_PACKAGES[*]}" ]] && return 0
     echo "arm64: Debian 12 arm64 libraries and headers into $sysroot" >&2
     arm64_apt bookworm install -y -qq -d "${SWELL_ARM64_SYSROOT_PACKAGES[@]}" >&2 ||
         { echo "arm64: downloading Debian 12's arm64 packages failed" >&2; return 69; }
@@ -142,15 +143,16 @@ ensure_arm64_sysroot() {
     local archives=$SWELL_ARM64_DIR/apt/bookworm/archives
     unpack_debs "$sysroot.partial" "$archives"/*.deb
     (cd "$archives" && ls *.deb | sed 's/\.deb$//') >"$sysroot.partial/versions.txt"
-    touch "$sysroot.partial/.swell-complete"
+    echo "${SWELL_ARM64_SYSROOT_PACKAGES[*]}" >"$sysroot.partial/.swell-complete"
     mv "$sysroot.partial" "$sysroot"
 }
 
 # ensure_arm64_testroot: the sysroot with sid's C and C++ runtime over it (see above).
 ensure_arm64_testroot() {
     local testroot=$SWELL_ARM64_DIR/testroot
-    [[ -e $testroot/.swell-complete ]] && return 0
     ensure_arm64_sysroot
+    # Made again with the sysroot (a newer sysroot than the test root's stamp).
+    [[ -e $testroot/.swell-complete && ! $SWELL_ARM64_DIR/sysroot/.swell-complete -nt $testroot/.swell-complete ]] && return 0
     echo "arm64: the test root (Debian 12 arm64 with sid's glibc and libstdc++) into $testroot" >&2
     arm64_apt sid install -y -qq -d libc6 libstdc++6 libgcc-s1 >&2 ||
         { echo "arm64: downloading sid's arm64 libc6 failed" >&2; return 69; }

@@ -10,10 +10,12 @@
 # binutils: objcopy writes the version into the binary (scripts/build). Video elements: FFmpeg's
 # libraries (libavformat, libavcodec, libswscale); the ffmpeg command only makes the tests' clips
 # and decodes their reference frames. tzdata: schedules are said in a time zone (the tests' and
-# the café example's Europe/Berlin, with its daylight-saving nights).
+# the café example's Europe/Berlin, with its daylight-saving nights). The management API:
+# libmicrohttpd (its HTTP server, HTTPS through GnuTLS), GnuTLS (the self-signed certificate)
+# and libsodium (the tokens' hashes).
 SWELL_BUILD_PACKAGES=(pkg-config libpng-dev libdrm-dev libjpeg-dev libavformat-dev libavcodec-dev libswscale-dev ffmpeg
     libfreetype-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev libunibreak-dev fonts-dejavu-core
-    libharfbuzz-bin fonts-quicksand fonts-noto-core binutils tzdata)
+    libharfbuzz-bin fonts-quicksand fonts-noto-core binutils tzdata libmicrohttpd-dev libgnutls28-dev libsodium-dev)
 # The Debian package (scripts/package): dpkg-shlibdeps (dpkg-dev) computes its Depends, lintian
 # checks it, python3 writes the man page and completion; debootstrap makes the fresh Debian 12
 # root scripts/test-package installs it into.

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <linux/fb.h>
 #include <linux/input.h>
+#include <sys/eventfd.h>
+#include <sys/statvfs.h>
 
 // MARK: fbdev
 int swell_fb_get_var(int fd, struct fb_var_screeninfo *info);

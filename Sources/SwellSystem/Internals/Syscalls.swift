@@ -181,3 +181,8 @@ func systemClosedir(_ directory: OpaquePointer) -> Int32 { closedir(directory) }
 @usableFromInline func systemSetenv(_ name: String, _ value: String) { _ = setenv(name, value, 1) }
 
 @usableFromInline func systemTzset() { tzset() }
+
+/// A non-blocking eventfd, closed on exec.
+@usableFromInline func systemEventfd() -> Int32 { eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK)) }
+
+@usableFromInline func systemStatvfs(_ path: String, _ info: inout statvfs) -> Int32 { statvfs(path, &info) }

@@ -58,6 +58,11 @@ let runVerb = Verb(
         --mode and --rotate set every output; with --display or --span, --rotate HDMI-A-2=90 or
         --mode HDMI-A-2=1080x1920 (repeatable) sets one output, e.g. a portrait customer display
         beside a landscape menu board.
+        --api ADDRESS:PORT --api-tokens FILE serves the management API and its page (see
+        docs/kiosk.md, "Managing kiosks from a browser"): status, screenshots, showing a page
+        now, screens on and off, and the content folder (the first scene's folder). HTTPS with
+        --api-certificate/--api-key, or a self-signed certificate made beside FILE; plain HTTP
+        on a loopback address. Nothing listens without --api.
 
         """ + "\n" + kioskExitStatusText,
     options: [
@@ -72,6 +77,11 @@ let runVerb = Verb(
             "display", "CONNECTOR=FILE",
             "show FILE on that DRM connector (see 'swell displays'); repeatable, one scene per output"),
         touchRoutingOption,
+        .option("api", "ADDRESS:PORT", "serve the management API and page there (HTTPS; plain HTTP on loopback)"),
+        .option("api-tokens", "FILE", "the API's tokens (swell token add NAME --tokens FILE)"),
+        .option("api-certificate", "FILE", "the API's PEM certificate chain (default: a self-signed one)"),
+        .option("api-key", "FILE", "the API certificate's PEM key"),
+        .flag("api-plain-http", "plain HTTP on an address that is not loopback (TLS done in front)"),
     ] + spanOptions + wallOptions + clockOptions,
     run: runRun)
 

@@ -19,7 +19,36 @@ func kioskPlan(from arguments: ParsedArguments) throws -> KioskPlan {
     plan.screenOffAfter = try positiveSecondsOption(arguments, "screen-off-after")
     plan.script = arguments["input"]
     plan.touch = try touchPlan(arguments, outputs: plan.connectors.compactMap { $0 })
+    plan.api = try managementOption(arguments)
     return plan
+}
+
+/// `--api ADDRESS:PORT --api-tokens FILE [--api-certificate FILE --api-key FILE] [--api-plain-http]`.
+private func managementOption(_ arguments: ParsedArguments) throws -> ManagementSettings? {
+    let related = ["api-tokens", "api-certificate", "api-key", "api-plain-http"].filter { arguments.has($0) }
+    guard let listen = arguments["api"] else {
+        if let first = related.first {
+            throw CommandFailure(ExitStatus.usage, "--\(first) goes with --api ADDRESS:PORT, which turns the API on")
+        }
+        return nil
+    }
+    guard let place = ManagementSettings.listenAddress(listen) else {
+        throw CommandFailure(
+            ExitStatus.usage, "--api \(listen): expected a numeric ADDRESS:PORT such as 127.0.0.1:8080 or 0.0.0.0:8443")
+    }
+    guard let tokens = arguments["api-tokens"] else {
+        throw CommandFailure(
+            ExitStatus.usage,
+            "--api needs --api-tokens FILE: the tokens it accepts (swell token add NAME --tokens FILE)")
+    }
+    var settings = ManagementSettings(address: place.address, port: place.port, tokens: tokens)
+    settings.certificate = arguments["api-certificate"]
+    settings.key = arguments["api-key"]
+    guard (settings.certificate == nil) == (settings.key == nil) else {
+        throw CommandFailure(ExitStatus.usage, "give --api-certificate and --api-key together")
+    }
+    settings.plainHTTP = arguments.has("api-plain-http")
+    return settings
 }
 
 /// `SCENE`, `--display CONNECTOR=FILE` once, or several `--display`: each output its content.

@@ -1,3 +1,4 @@
+import SwellAPI
 import SwellDisplay
 import SwellInput
 import SwellLoop
@@ -27,6 +28,8 @@ func runPlan(_ plan: KioskPlan, seconds: Double?, kioskFile: String? = nil) thro
     }
     let players = try firstContents.map(load)
     let script = try plan.script.map(loadTouchScript) ?? TouchScript(events: [])
+    // The API's tokens, certificate and folder are checked before any display is taken.
+    let management = try plan.api.map { try prepareManagement($0, contentFolder: try apiContentFolder(plan)) }
     let opened = try openPlanOutputs(plan, seconds: seconds, fromKioskFile: kioskFile != nil)
     let runStart = monotonicSeconds()
 
@@ -59,8 +62,34 @@ func runPlan(_ plan: KioskPlan, seconds: Double?, kioskFile: String? = nil) thro
         }
     }
     follower?.scheduled = scheduled ?? []
-    // What each output runs: its scene, or the schedule's choice of scenes.
-    let shown: [any KioskContent] = scheduled ?? contents
+    // What each output runs: its scene, or the schedule's choice of scenes (and with the API,
+    // what it shows in their place).
+    var shown: [any KioskContent] = scheduled ?? contents
+    var server: HTTPServer?
+    if let management {
+        let managed = shown.indices.map {
+            ManagedContent(
+                shown[$0], scene: contents[$0], scheduled: scheduled?[$0], ownContent: plan.outputContents[$0],
+                prefix: opened.loop.presenters.count > 1 && opened.span == nil
+                    ? opened.loop.presenters[$0].display.output + ": " : "")
+        }
+        shown = managed
+        do {
+            let mailbox = try LoopMailbox()
+            opened.loop.mailbox = mailbox
+            server = try management.start(
+                KioskRemote(
+                    loop: opened.loop, mailbox: mailbox, managed: managed, span: opened.span != nil,
+                    root: management.folder.root, load: load))
+        } catch {
+            opened.loop.restore()
+            throw (error as? Errno).map { CommandFailure(ExitStatus.unavailable, "the API: \($0)") } ?? error
+        }
+    }
+    defer {
+        opened.loop.mailbox?.close()
+        server?.stop()
+    }
     let outputs: [OutputContent]
     var summary: (() -> String)?
     if let layout = opened.span {
@@ -84,6 +113,19 @@ func runPlan(_ plan: KioskPlan, seconds: Double?, kioskFile: String? = nil) thro
     }
     report(end, opened, contents: contents, since: runStart, summary: summary)
     return ExitStatus.success
+}
+
+/// The API's content folder: the kiosk's own, else the folder of the first output's scene file.
+private func apiContentFolder(_ plan: KioskPlan) throws -> String {
+    let content = plan.outputContents[0]
+    guard builtInScene(named: content) == nil else {
+        throw CommandFailure(
+            ExitStatus.usage,
+            "the API needs a content folder: the kiosk shows the built-in scene \(content); show a scene file, or give a content folder"
+        )
+    }
+    guard let slash = content.lastIndex(of: "/") else { return "." }
+    return slash == content.startIndex ? "/" : String(content[..<slash])
 }
 
 /// When an output's screen is off by the clock: its schedule's "off" windows, the plan's night

@@ -1,0 +1,138 @@
+import SwellRaster
+import SwellService
+import SwellSystem
+
+/// Work other threads hand the kiosk loop (the management API's requests): run on the loop's
+/// thread at its next round, between frames, so the loop's state and the contents are only ever
+/// touched there. Posting wakes a sleeping loop (an eventfd in its poll set).
+public final class LoopMailbox: @unchecked Sendable {
+    public let signal: EventSignal
+    private let lock = Lock()
+    /// Each job gets the loop, or nil once the loop has ended (`close`).
+    private var jobs: [(KioskLoop?) -> Void] = []
+    private var closed = false
+
+    public init() throws(Errno) { signal = try EventSignal() }
+
+    /// Runs `job` on the loop's thread at its next round (with nil, at once, once closed).
+    public func post(_ job: @escaping (KioskLoop?) -> Void) {
+        let accepted = lock.withLock {
+            if !closed { jobs.append(job) }
+            return !closed
+        }
+        if accepted { signal.notify() } else { job(nil) }
+    }
+
+    /// Runs `job` on the loop's thread and waits for its result (from another thread only);
+    /// `ended` once the loop has ended.
+    public func run<Result>(ended: Result, _ job: @escaping (KioskLoop) -> Result) -> Result {
+        let box = ResultBox<Result>()
+        post { loop in
+            let result = loop.map(job) ?? ended
+            box.done.withLock { box.result = result }
+            box.done.broadcast()
+        }
+        box.done.wait { box.result == nil }
+        return box.done.withLock { box.result! }
+    }
+
+    /// The loop's side: runs what was posted.
+    func runPosted(_ loop: KioskLoop) {
+        signal.drain()
+        let taken = lock.withLock {
+            defer { jobs.removeAll() }
+            return jobs
+        }
+        for job in taken { job(loop) }
+    }
+
+    /// The loop has ended: what was posted, and what will be, is answered `ended`.
+    public func close() {
+        let taken = lock.withLock {
+            closed = true
+            defer { jobs.removeAll() }
+            return jobs
+        }
+        for job in taken { job(nil) }
+    }
+}
+
+private final class ResultBox<Result>: @unchecked Sendable {
+    var result: Result?
+    let done = ConditionLock()
+}
+
+/// One output as other threads see it: its presented frame (copied under the lock the loop holds
+/// while it draws into it and presents it), its frame times over the last minute and its
+/// screen's power.
+public final class OutputMonitor: @unchecked Sendable {
+    private let frameLock = Lock()
+    private let statsLock = Lock()
+    /// (end of the frame, monotonic seconds; milliseconds it took), a ring of the last frames.
+    private var times: [(end: Double, milliseconds: Double)]
+    private var next = 0
+    private var filled = 0
+    private var framesShown = 0
+    private var screenOn = true
+
+    public init(capacity: Int = 4096) {
+        times = Array(repeating: (0, 0), count: capacity)
+    }
+
+    /// The frame presented last (the presenter's shadow; nil before the first).
+    private var presented: PixelBuffer?
+
+    /// The loop: draws into `shadow` and presents it inside this (the presented frame is whole
+    /// outside it).
+    func drawing<Result>(into shadow: PixelBuffer, _ body: () throws(KioskError) -> Result) throws(KioskError) -> Result
+    {
+        let result = frameLock.withLock { () -> Swift.Result<Result, KioskError> in
+            presented = shadow
+            do throws(KioskError) { return .success(try body()) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    func record(end: Double, milliseconds: Double) {
+        statsLock.withLock {
+            times[next] = (end, milliseconds)
+            next = (next + 1) % times.count
+            filled = min(filled + 1, times.count)
+            framesShown += 1
+        }
+    }
+
+    func setScreen(on: Bool) { statsLock.withLock { screenOn = on } }
+
+    /// A copy of the frame presented last (nil before the first), made while the loop is held off
+    /// drawing into it: a memcpy, the only time a request costs the loop.
+    public func presentedFrame() -> PixelBuffer? {
+        frameLock.withLock { () -> PixelBuffer? in
+            guard let presented else { return nil }
+            let copy = PixelBuffer(width: presented.width, height: presented.height)
+            let rowBytes = presented.width * 4
+            for y in 0..<presented.height {
+                (copy.surface.base + y * copy.stride).copyMemory(
+                    from: presented.surface.base + y * presented.stride, byteCount: rowBytes)
+            }
+            return copy
+        }
+    }
+
+    /// Frames shown, the 50th and 99th percentile of the frame times (ms) over the `window`
+    /// seconds before `now` (nil: no frame in it), and whether the screen is on.
+    public func summary(now: Double, window: Double = 60) -> (frames: Int, p50: Double?, p99: Double?, screenOn: Bool) {
+        let (recent, frames, on) = statsLock.withLock { () -> ([Double], Int, Bool) in
+            var recent: [Double] = []
+            recent.reserveCapacity(filled)
+            for index in 0..<filled where times[index].end >= now - window { recent.append(times[index].milliseconds) }
+            return (recent, framesShown, screenOn)
+        }
+        guard !recent.isEmpty else { return (frames, nil, nil, on) }
+        let sorted = recent.sorted()
+        func percentile(_ p: Double) -> Double {
+            sorted[min(sorted.count - 1, Int((p * Double(sorted.count)).rounded(.up)) - 1)]
+        }
+        return (frames, percentile(0.5), percentile(0.99), on)
+    }
+}
