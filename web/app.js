@@ -66,6 +66,12 @@ function duration(seconds) {
   return d ? `${d} d ${h} h` : h ? `${h} h ${m} min` : m ? `${m} min ${s % 60} s` : `${s} s`;
 }
 
+// Today's times as a time, others as a date; the whole date and time is the cell's title.
+function day(epoch) {
+  const date = new Date(epoch * 1000), today = new Date().toDateString() === date.toDateString();
+  return date.toLocaleString(undefined, today ? { timeStyle: 'short' } : { dateStyle: 'medium' });
+}
+
 const time = (epoch) => new Date(epoch * 1000).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
 
 function figures(dl, pairs) {
@@ -199,10 +205,11 @@ async function refreshFiles() {
   $('#files tbody').replaceChildren(...listing.files.map((file) => {
     const row = document.createElement('tr');
     row.dataset.path = file.path;
-    for (const text of [file.path, bytes(file.size), time(file.modified)]) {
+    for (const text of [file.path, bytes(file.size), day(file.modified)]) {
       const cell = row.insertCell();
       cell.textContent = text;
     }
+    row.cells[2].title = time(file.modified);
     const remove = document.createElement('button');
     remove.type = 'button';
     remove.className = 'delete';

@@ -9,6 +9,7 @@ enum WebPageFiles {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Swell kiosk</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/app.css">
 <script src="/app.js" defer></script>
 </head>
@@ -146,6 +147,12 @@ function duration(seconds) {
   return d ? `${d} d ${h} h` : h ? `${h} h ${m} min` : m ? `${m} min ${s % 60} s` : `${s} s`;
 }
 
+// Today's times as a time, others as a date; the whole date and time is the cell's title.
+function day(epoch) {
+  const date = new Date(epoch * 1000), today = new Date().toDateString() === date.toDateString();
+  return date.toLocaleString(undefined, today ? { timeStyle: 'short' } : { dateStyle: 'medium' });
+}
+
 const time = (epoch) => new Date(epoch * 1000).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
 
 function figures(dl, pairs) {
@@ -279,10 +286,11 @@ async function refreshFiles() {
   $('#files tbody').replaceChildren(...listing.files.map((file) => {
     const row = document.createElement('tr');
     row.dataset.path = file.path;
-    for (const text of [file.path, bytes(file.size), time(file.modified)]) {
+    for (const text of [file.path, bytes(file.size), day(file.modified)]) {
       const cell = row.insertCell();
       cell.textContent = text;
     }
+    row.cells[2].title = time(file.modified);
     const remove = document.createElement('button');
     remove.type = 'button';
     remove.className = 'delete';
@@ -438,7 +446,7 @@ input, select { font: inherit; padding: 0.35rem 0.5rem; border: 1px solid var(--
 #upload { position: absolute; width: 1px; height: 1px; opacity: 0; }
 .table { overflow-x: auto; }
 table { width: 100%; border-collapse: collapse; background: var(--panel); border: 1px solid var(--line); border-radius: 0.6rem; }
-th, td { text-align: left; padding: 0.45rem 0.6rem; border-bottom: 1px solid var(--line); }
+th, td { text-align: left; padding: 0.45rem 0.5rem; border-bottom: 1px solid var(--line); }
 td:nth-child(2) { font-variant-numeric: tabular-nums; white-space: nowrap; }
 td:first-child { overflow-wrap: break-word; }
 td:last-child { text-align: right; }
