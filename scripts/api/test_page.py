@@ -2,7 +2,8 @@
 """Real-browser test of the kiosk management page (web/), in Debian's headless chromium.
 
 Drives /usr/bin/chromium through /usr/bin/chromedriver with Selenium (pip install selenium==4.27.1):
-opens BASE/, is refused with a wrong token, logs in, uploads --upload through #upload, shows it
+opens BASE/, is refused with a wrong token, logs in, uploads --upload through #upload (and a
+broken page, whose refusal must show in #message), shows it
 on an output with the card's picker and Show button, waits until the card says it shows it and
 its live screenshot matches --expect-png, turns the display off and on with the card's buttons
 and checks /api/v1/status agrees. --save-page writes a 1280x900 picture of the page (for the
@@ -15,7 +16,7 @@ The screenshot is compared pixel by pixel (every channel within --tolerance/255,
 it has --expect-png's size, else by its most common colour (for a stand-in server whose picture
 is a flat colour at another size).
 """
-import argparse, base64, json, os, sys, time
+import argparse, base64, json, os, sys, tempfile
 
 try:
     from selenium import webdriver
@@ -112,6 +113,7 @@ def main():
         options.add_argument(arg)  # the kiosk's certificate is its own, self-signed
     if not a.headed:
         options.add_argument('--headless=new')
+    options.accept_insecure_certs = True
     options.set_capability('goog:loggingPrefs', {'browser': 'ALL'})
     driver = webdriver.Chrome(service=Service(executable_path=a.chromedriver), options=options)
     driver.set_window_size(1280, 900)
@@ -120,10 +122,19 @@ def main():
     wait = WebDriverWait(driver, a.timeout, poll_frequency=0.2)
 
     def until(what, condition):
+        trouble = []
+
+        def check(_):
+            try:
+                return condition()
+            except (WebDriverException, LookupError, ValueError) as e:  # not there yet
+                trouble[:] = [e]
+                return False
         try:
-            return wait.until(lambda d: condition())
-        except WebDriverException as e:
-            raise Failure(f'{what} (waited {a.timeout:g} s): {getattr(e, "msg", "") or e}') from None
+            return wait.until(check)
+        except WebDriverException:
+            why = f': {str(trouble[0]).strip().splitlines()[0]}' if trouble else ''
+            raise Failure(f'{what} (waited {a.timeout:g} s){why}') from None
 
     def text(selector):
         found = driver.find_elements(By.CSS_SELECTOR, selector)
@@ -164,6 +175,17 @@ def main():
         until(f'{name} appears in #files after the upload (message: {text("#message")!r})',
               lambda: driver.find_elements(By.CSS_SELECTOR, row))
         ok(f'uploaded {name}: "{text("#message")}", listed as "{text(row)}"')
+
+        with tempfile.NamedTemporaryFile('w', prefix='broken-', suffix='.json', delete=False) as broken:
+            broken.write('{"format": "scene/1", "layers": [\n')  # cut short: does not load
+        try:
+            driver.find_element(By.ID, 'upload').send_keys(broken.name)
+            until('uploading a page that does not load shows the server\'s detail in #message',
+                  lambda: 'error' in driver.find_element(By.ID, 'message').get_attribute('class')
+                  and os.path.basename(broken.name) in text('#message'))
+        finally:
+            os.unlink(broken.name)
+        ok(f'a page that does not load is refused: "{text("#message")}"')
 
         picker = card.find_element(By.CSS_SELECTOR, 'select.content')
         until(f'{name} is offered in the card\'s picker',
