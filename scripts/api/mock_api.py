@@ -3,7 +3,9 @@
 
 It implements the management API's contract (see docs/api-page.md) with made-up figures, serves
 web/ straight from disk (edit and reload, no embed step), and answers a screenshot that is a flat
-PNG of the shown page's "background" colour, so scripts/api/test_page.py can be run against it:
+PNG of the shown page's "background" colour, so scripts/api/test_page.py can be run against it.
+With --swell BIN the screenshot is the page rendered by `BIN dump PAGE --frames 0..0 --png` instead,
+and --content DIR starts the content folder with DIR's files (e.g. examples/cafe):
 
     scripts/api/mock_api.py --port 8080 --token secret &
     scripts/api/test_page.py --base http://127.0.0.1:8080 --token secret \
@@ -11,7 +13,7 @@ PNG of the shown page's "background" colour, so scripts/api/test_page.py can be 
 
 It is not the kiosk's server (that is Sources/SwellAPI) and is not shipped. Python 3 stdlib only.
 """
-import argparse, json, os, re, struct, sys, threading, time, zlib
+import argparse, json, os, re, struct, subprocess, sys, tempfile, threading, time, zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import unquote, urlsplit
 
@@ -36,13 +38,23 @@ def page(background):
 
 
 class State:
-    def __init__(self, size):
+    def __init__(self, size, content=None, swell=None):
         self.lock = threading.Lock()
         self.started = time.time()
         self.size = size
+        self.swell = swell
+        self.rendered = {}  # (page, width, height, files version) → PNG or None
+        self.version = 0
         now = time.time()
         self.files = {'menu.json': (page('#E8871E'), now - 3600), 'welcome.json': (page('#2B6CB0'), now - 7200),
                       'text/prices.txt': (b'Coffee\t3.20\nTea\t2.80\n', now - 600)}
+        if content:
+            self.files = {}
+            for folder, _, names in os.walk(content):
+                for name in names:
+                    full = os.path.join(folder, name)
+                    with open(full, 'rb') as f:
+                        self.files[os.path.relpath(full, content)] = (f.read(), os.path.getmtime(full))
         self.outputs = [
             {'connector': 'Virtual-1', 'mode': '1920x1080@60', 'rotation': 0, 'shows': 'menu.json',
              'rule': 'lunch', 'override': None, 'power': 'on'},
@@ -58,6 +70,33 @@ class State:
         except (ValueError, AttributeError):
             m = None
         return tuple(bytes.fromhex(m.group(1))) if m else (128, 128, 128)
+
+    def screenshot(self, output):
+        w, h = self.size
+        if output['rotation'] in (90, 270):
+            w, h = h, w
+        if self.swell and output['power'] == 'on' and output['shows'].endswith('.json'):
+            key = (output['shows'], w, h, self.version)
+            if key not in self.rendered:
+                self.rendered[key] = self.render(output['shows'], w, h)
+            if self.rendered[key]:
+                return self.rendered[key]
+        return png(w, h, self.colour(output))
+
+    def render(self, name, w, h):
+        with tempfile.TemporaryDirectory(prefix='mock-api-') as tmp:
+            for path, (data, _) in self.files.items():
+                os.makedirs(os.path.dirname(os.path.join(tmp, 'content', path)), exist_ok=True)
+                with open(os.path.join(tmp, 'content', path), 'wb') as f:
+                    f.write(data)
+            run = subprocess.run([self.swell, 'dump', os.path.join(tmp, 'content', name), '--size', f'{w}x{h}',
+                                  '--frames', '0..0', '-o', os.path.join(tmp, 'out'), '--png'],
+                                 capture_output=True, text=True, timeout=60)
+            if run.returncode != 0:
+                print(f'mock_api: swell dump {name}: {run.stderr.strip()}', file=sys.stderr, flush=True)
+                return None
+            with open(os.path.join(tmp, 'out', 'frame-000000.png'), 'rb') as f:
+                return f.read()
 
     def status(self):
         up = time.time() - self.started
@@ -147,10 +186,7 @@ class Handler(BaseHTTPRequestHandler):
         if m and cmd == 'GET':
             o = self.find_output(state, unquote(m.group(1)))
             if o:
-                w, h = state.size
-                if o['rotation'] in (90, 270):
-                    w, h = h, w
-                self.send(200, png(w, h, state.colour(o)), 'image/png')
+                self.send(200, state.screenshot(o), 'image/png')
             return
         if path == '/api/v1/show' and cmd == 'POST':
             body = self.json_body()
@@ -204,10 +240,12 @@ class Handler(BaseHTTPRequestHandler):
                         return self.problem(422, 'Unprocessable Content', f'{name} does not load: {e}.', 'content')
                 new = name not in state.files
                 state.files[name] = (data, time.time())
+                state.version += 1
                 return self.send(201 if new else 200, {'path': name, 'size': len(data)})
             if cmd == 'DELETE':
                 if state.files.pop(name, None) is None:
                     return self.problem(404, 'Not Found', f'No {name} in the content folder.')
+                state.version += 1
                 return self.send(204)
         return self.problem(404, 'Not Found', f'No {cmd} {path}.')
 
@@ -220,11 +258,17 @@ def main():
     ap.add_argument('--port', type=int, default=8080)
     ap.add_argument('--token', default='secret')
     ap.add_argument('--size', default='480x270', help='screenshot size WxH (default 480x270)')
+    ap.add_argument('--content', help='start the content folder with this folder\'s files')
+    ap.add_argument('--swell', help='a swell binary: screenshots are its render of the page shown')
     ap.add_argument('--verbose', action='store_true', help='log each request')
     a = ap.parse_args()
     server = ThreadingHTTPServer((a.host, a.port), Handler)
     server.token, server.verbose = a.token, a.verbose
-    server.state = State(tuple(int(v) for v in a.size.split('x')))
+    server.state = State(tuple(int(v) for v in a.size.split('x')), a.content, a.swell)
+    if a.content:
+        pages = sorted(p for p in server.state.files if p.endswith('.json') and p != 'kiosk.json')
+        for output, shown in zip(server.state.outputs, pages + pages):
+            output['shows'] = shown
     print(f'mock_api: serving http://{a.host}:{server.server_address[1]}/ (token {a.token!r})', flush=True)
     try:
         server.serve_forever()
