@@ -8,6 +8,8 @@ const REFRESH_MS = 2000;
 let token = sessionStorage.getItem(TOKEN_KEY) || '';
 let pages = [];        // the content folder's .json files, for the pickers
 let timer = null;
+let generation = 0;     // of loop(): only the latest schedules the next refresh
+let ticks = 0;
 const screenshotURLs = new Map();  // connector → object URL shown now
 
 class AuthError extends Error {}
@@ -93,6 +95,9 @@ function card(connector) {
   article.dataset.connector = connector;
   $('.connector', article).textContent = connector;
   $('.screenshot', article).alt = `What ${connector} shows now`;
+  $('.show', article).setAttribute('aria-label', `Show the chosen page on ${connector}`);
+  $('.off', article).setAttribute('aria-label', `Turn ${connector} off`);
+  $('.on', article).setAttribute('aria-label', `Turn ${connector} on`);
   const target = () => ({ output: connector });
   $('.show', article).addEventListener('click', () => act(async () => {
     const content = $('.content', article).value;
@@ -174,15 +179,18 @@ async function refreshScreenshot(article) {
 }
 
 async function refresh() {
+  if (++ticks % 5 === 0) await refreshFiles();  // someone else may have changed the folder
   showStatus(await json('GET', '/api/v1/status'));
   await Promise.all([...document.querySelectorAll('.output')].map(refreshScreenshot));
 }
 
+// Refreshes now and every REFRESH_MS; a call while a refresh is under way takes over from it.
 function loop() {
+  const mine = ++generation;
   clearTimeout(timer);
   refresh()
     .catch((error) => { if (!(error instanceof AuthError)) say(error.message, 'error'); })
-    .finally(() => { if (token) timer = setTimeout(loop, REFRESH_MS); });
+    .finally(() => { if (token && mine === generation) timer = setTimeout(loop, REFRESH_MS); });
 }
 
 // Runs a button's action, shows its error, and refreshes at once.
