@@ -229,15 +229,18 @@ def main():
             if said != [power]:
                 raise Failure(f'/api/v1/status says {connector} is {said} after pressing {power}: {json.dumps(status)}')
             ok(f'turned {connector} {power}: the card and /api/v1/status say power {power}')
-    except Failure as e:
-        print(f'FAIL {e}', flush=True)
-        if last_words := [entry['message'] for entry in driver.get_log('browser')][-10:]:
-            print('browser console:\n  ' + '\n  '.join(last_words), flush=True)
-        if 'last' in locals() and last:
-            print(f'last screenshot comparison: {json.dumps(last)}', flush=True)
-        if a.save_page:
-            driver.save_screenshot(a.save_page)
-            print(f'saved the page at the failure as {a.save_page}', flush=True)
+    except (Failure, WebDriverException) as e:
+        print(f'FAIL {e if isinstance(e, Failure) else "the browser: " + str(e).strip().splitlines()[0]}', flush=True)
+        try:
+            if last_words := [entry['message'] for entry in driver.get_log('browser')][-10:]:
+                print('browser console:\n  ' + '\n  '.join(last_words), flush=True)
+            if 'last' in locals() and last:
+                print(f'last screenshot comparison: {json.dumps(last)}', flush=True)
+            if a.save_page:
+                driver.save_screenshot(a.save_page)
+                print(f'saved the page at the failure as {a.save_page}', flush=True)
+        except WebDriverException:
+            pass
         return 1
     finally:
         driver.quit()
