@@ -106,7 +106,7 @@ function card(connector) {
     const seconds = $('.for', article).value.trim();
     if (seconds) body.for = Number(seconds);
     const answer = await json('POST', '/api/v1/show', body);
-    say(`${answer.output} shows ${answer.shows}.`);
+    say(`${answer.output ?? connector} shows ${answer.shows}.`);
   }));
   $('.off', article).addEventListener('click', () => act(async () => {
     await json('POST', '/api/v1/display/off', target());
@@ -139,10 +139,10 @@ function showStatus(status) {
     ['Version', status.version],
     ['CPU', status.cpu],
     ['Up', duration(status.uptime)],
-    ['Disk free', `${bytes(status.disk.free)} of ${bytes(status.disk.total)}`],
+    ['Disk free', status.disk ? `${bytes(status.disk.free)} of ${bytes(status.disk.total)}` : '—'],
     ['Temperature', status.temperature == null ? '—' : `${status.temperature.toFixed(1)} °C`],
   ]);
-  $('#folder').textContent = status.contentFolder;
+  $('#folder').textContent = status.contentFolder ?? '';
   const seen = new Set();
   for (const output of status.outputs) {
     seen.add(output.connector);
@@ -154,7 +154,8 @@ function showStatus(status) {
       ? `chosen here, until ${o.until == null ? 'the next schedule change' : time(o.until)}`
       : output.rule ? `schedule rule “${output.rule}”` : 'the kiosk file';
     const ft = output.frameTime;
-    $('.frames', article).textContent = `${output.frames}` + (ft ? ` · p50 ${ft.p50.toFixed(1)} ms · p99 ${ft.p99.toFixed(1)} ms` : '');
+    const ms = (value) => (value == null ? '—' : `${value.toFixed(1)} ms`);
+    $('.frames', article).textContent = `${output.frames}` + (ft ? ` · p50 ${ms(ft.p50)} · p99 ${ms(ft.p99)}` : '');
     $('.power', article).textContent = output.power;
     article.classList.toggle('is-off', output.power === 'off');
     fillPicker($('.content', article), output.shows);
