@@ -19,7 +19,7 @@ public protocol KioskControl: AnyObject, Sendable {
 }
 
 /// One output as the status reports it.
-public struct OutputStatus: Sendable, Equatable {
+public struct OutputStatus: Sendable {
     public var connector: String
     public var mode: String
     public var rotation: Int
@@ -31,14 +31,15 @@ public struct OutputStatus: Sendable, Equatable {
     public var overridden: Bool
     public var overrideUntil: Double?
     public var frames: Int
-    /// Milliseconds to draw and present a frame over the last minute (nil: no frame in it).
-    public var frameTimeP50: Double?
-    public var frameTimeP99: Double?
+    /// Milliseconds to draw and present a frame over the last minute (nil: no frame in it): how
+    /// many frames, p50, p99, the longest, and how many took longer than a refresh.
+    public var frameTimes: (count: Int, p50: Double, p99: Double, max: Double, overBudget: Int)?
     public var powerOn: Bool
 
     public init(
         connector: String, mode: String, rotation: Int, shows: String, rule: String?, overridden: Bool,
-        overrideUntil: Double?, frames: Int, frameTimeP50: Double?, frameTimeP99: Double?, powerOn: Bool
+        overrideUntil: Double?, frames: Int,
+        frameTimes: (count: Int, p50: Double, p99: Double, max: Double, overBudget: Int)?, powerOn: Bool
     ) {
         self.connector = connector
         self.mode = mode
@@ -48,8 +49,7 @@ public struct OutputStatus: Sendable, Equatable {
         self.overridden = overridden
         self.overrideUntil = overrideUntil
         self.frames = frames
-        self.frameTimeP50 = frameTimeP50
-        self.frameTimeP99 = frameTimeP99
+        self.frameTimes = frameTimes
         self.powerOn = powerOn
     }
 
@@ -64,7 +64,12 @@ public struct OutputStatus: Sendable, Equatable {
             ("frames", .int(frames)),
             (
                 "frameTime",
-                frameTimeP50 == nil ? .null : .object([("p50", .number(frameTimeP50)), ("p99", .number(frameTimeP99))])
+                frameTimes.map { times in
+                    .object([
+                        ("frames", .int(times.count)), ("p50", .number(times.p50)), ("p99", .number(times.p99)),
+                        ("max", .number(times.max)), ("overBudget", .int(times.overBudget)),
+                    ])
+                } ?? .null
             ),
             ("power", .string(powerOn ? "on" : "off")),
         ])

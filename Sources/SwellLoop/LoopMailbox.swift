@@ -119,20 +119,33 @@ public final class OutputMonitor: @unchecked Sendable {
         }
     }
 
-    /// Frames shown, the 50th and 99th percentile of the frame times (ms) over the `window`
-    /// seconds before `now` (nil: no frame in it), and whether the screen is on.
-    public func summary(now: Double, window: Double = 60) -> (frames: Int, p50: Double?, p99: Double?, screenOn: Bool) {
+    /// Frames shown, and the frame times (ms) over the `window` seconds before `now`: how many,
+    /// their 50th and 99th percentile and maximum, and how many took longer than `budget` ms.
+    public func summary(now: Double, budget: Double, window: Double = 60) -> FrameSummary {
         let (recent, frames, on) = statsLock.withLock { () -> ([Double], Int, Bool) in
             var recent: [Double] = []
             recent.reserveCapacity(filled)
             for index in 0..<filled where times[index].end >= now - window { recent.append(times[index].milliseconds) }
             return (recent, framesShown, screenOn)
         }
-        guard !recent.isEmpty else { return (frames, nil, nil, on) }
+        var summary = FrameSummary(frames: frames, screenOn: on)
+        guard !recent.isEmpty else { return summary }
         let sorted = recent.sorted()
         func percentile(_ p: Double) -> Double {
             sorted[min(sorted.count - 1, Int((p * Double(sorted.count)).rounded(.up)) - 1)]
         }
-        return (frames, percentile(0.5), percentile(0.99), on)
+        summary.recent = (
+            sorted.count, percentile(0.5), percentile(0.99), sorted[sorted.count - 1], sorted.count { $0 > budget }
+        )
+        return summary
     }
+}
+
+/// An output's frames as `OutputMonitor.summary` reports them.
+public struct FrameSummary: Sendable {
+    /// Frames shown since the loop started.
+    public var frames: Int
+    public var screenOn: Bool
+    /// The window's frames: count, p50, p99, maximum (ms), and those over budget (nil: none).
+    public var recent: (count: Int, p50: Double, p99: Double, max: Double, overBudget: Int)?
 }

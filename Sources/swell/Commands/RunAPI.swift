@@ -164,12 +164,12 @@ final class KioskRemote: KioskControl, @unchecked Sendable {
         }
         return looked.enumerated().map { index, output in
             let (display, rotation, shows, rule, overridden, until) = output
-            let summary = loop.monitors[index].summary(now: now)
+            let summary = loop.monitors[index].summary(now: now, budget: 1000 / max(display.refreshHz, 1))
             return OutputStatus(
                 connector: display.output,
                 mode: "\(display.panelWidth)x\(display.panelHeight)@\(Int(display.refreshHz.rounded()))",
                 rotation: rotation, shows: relative(shows), rule: rule, overridden: overridden, overrideUntil: until,
-                frames: summary.frames, frameTimeP50: summary.p50, frameTimeP99: summary.p99, powerOn: summary.screenOn)
+                frames: summary.frames, frameTimes: summary.recent, powerOn: summary.screenOn)
         }
     }
 
