@@ -144,7 +144,7 @@ public enum Tokens {
                 crypto_pwhash_memlimit_interactive())
         }
         precondition(made == 0, "crypto_pwhash_str ran out of memory")
-        return String(cString: out)
+        return text(of: out)
     }
 
     /// Whether `token` hashes to `hash` (the same work whether it does or not).
@@ -171,7 +171,12 @@ public enum Tokens {
         let variant = Int32(sodium_base64_VARIANT_URLSAFE_NO_PADDING)
         var out = [CChar](repeating: 0, count: sodium_base64_encoded_len(bytes.count, variant))
         _ = sodium_bin2base64(&out, out.count, bytes, bytes.count, variant)
-        return String(cString: out)
+        return text(of: out)
+    }
+
+    /// The text of a NUL-terminated C buffer.
+    static func text(of buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// A keyed BLAKE2b digest (the verifier's cache of tokens already checked).
