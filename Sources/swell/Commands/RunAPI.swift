@@ -72,14 +72,14 @@ private func tlsIdentity(_ settings: ManagementSettings) throws -> TLSIdentity {
             "api: made a self-signed certificate \(certificatePath) for \(names.joined(separator: ", ")); "
                 + "give your own with the kiosk file's \"api\": {\"certificate\", \"key\"}")
     }
-    func read(_ path: String, _ what: String) throws -> String {
+    func readPEM(_ path: String, _ what: String) throws -> String {
         do {
             return String(decoding: try readWholeFile(path, limit: 1 << 20), as: UTF8.self)
         } catch {
             throw CommandFailure(ExitStatus.noInput, "the API's \(what) \(path): cannot read: \(error)")
         }
     }
-    return TLSIdentity(certificate: try read(certificatePath, "certificate"), key: try read(keyPath, "key"))
+    return TLSIdentity(certificate: try readPEM(certificatePath, "certificate"), key: try readPEM(keyPath, "key"))
 }
 
 /// The host's name (for the self-signed certificate); "" when unknown.
