@@ -82,6 +82,14 @@ private func tlsIdentity(_ settings: ManagementSettings) throws -> TLSIdentity {
     return TLSIdentity(certificate: try readPEM(certificatePath, "certificate"), key: try readPEM(keyPath, "key"))
 }
 
+/// The network interfaces this process sees (/proc/net/dev), e.g. ["lo", "eth0"].
+private func networkInterfaces() -> [String] {
+    guard let bytes = try? readWholeFile("/proc/net/dev", limit: 1 << 20) else { return [] }
+    return String(decoding: bytes, as: UTF8.self).split(separator: "\n").dropFirst(2).compactMap { line in
+        line.split(separator: ":").first.map { String($0.filter { $0 != " " }) }
+    }
+}
+
 /// The host's name (for the self-signed certificate); "" when unknown.
 private func hostName() -> String {
     firstLine(ofFile: "/proc/sys/kernel/hostname") ?? ""
@@ -109,6 +117,11 @@ extension PreparedManagement {
             kioskWarn("api: serving http://\(place)/ (\(why))")
         }
         kioskWarn("api: content folder \(folder.root), tokens \(settings.tokens)")
+        if !settings.isLoopback, networkInterfaces() == ["lo"] {
+            kioskWarn(
+                "api: this process sees no network but loopback (the unit's PrivateNetwork=yes?); "
+                    + "install /usr/share/swell/swell-kiosk-api.conf as a drop-in (docs/kiosk.md)")
+        }
         return server
     }
 }

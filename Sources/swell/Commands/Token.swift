@@ -68,6 +68,10 @@ private func runToken(_ arguments: ParsedArguments) throws -> Int32 {
 }
 
 private func write(_ records: [TokenRecord], to file: String) throws {
+    // The folder of a first token (/var/lib/swell/api), readable by its owner alone.
+    if let slash = file.lastIndex(of: "/"), slash != file.startIndex, !fileExists(String(file[..<slash])) {
+        try? makeDirectory(String(file[..<slash]), permissions: 0o700)
+    }
     do {
         try TokenFile.write(records, to: file)
     } catch {
