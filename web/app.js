@@ -105,15 +105,15 @@ function card(connector) {
     const body = { ...target(), content };
     const seconds = $('.for', article).value.trim();
     if (seconds) body.for = Number(seconds);
-    const answer = await json('POST', '/api/v1/show', body);
+    const answer = await json('POST', 'api/v1/show', body);
     say(`${answer.output ?? connector} shows ${answer.shows}.`);
   }));
   $('.off', article).addEventListener('click', () => act(async () => {
-    await json('POST', '/api/v1/display/off', target());
+    await json('POST', 'api/v1/display/off', target());
     say(`${connector} is off.`);
   }));
   $('.on', article).addEventListener('click', () => act(async () => {
-    await json('POST', '/api/v1/display/on', target());
+    await json('POST', 'api/v1/display/on', target());
     say(`${connector} is on.`);
   }));
   $('#outputs').append(article);
@@ -167,7 +167,7 @@ function showStatus(status) {
 
 async function refreshScreenshot(article) {
   const connector = article.dataset.connector;
-  const blob = await (await api('GET', `/api/v1/outputs/${encodeURIComponent(connector)}/screenshot.png`)).blob();
+  const blob = await (await api('GET', `api/v1/outputs/${encodeURIComponent(connector)}/screenshot.png`)).blob();
   const url = URL.createObjectURL(blob);
   const img = $('.screenshot', article);
   await new Promise((resolve) => {
@@ -181,7 +181,7 @@ async function refreshScreenshot(article) {
 
 async function refresh() {
   if (++ticks % 5 === 0) await refreshFiles();  // someone else may have changed the folder
-  showStatus(await json('GET', '/api/v1/status'));
+  showStatus(await json('GET', 'api/v1/status'));
   await Promise.all([...document.querySelectorAll('.output')].map(refreshScreenshot));
 }
 
@@ -208,7 +208,7 @@ async function act(action) {
 // --- content folder ---
 
 async function refreshFiles() {
-  const listing = await json('GET', '/api/v1/content/');
+  const listing = await json('GET', 'api/v1/content/');
   $('#folder').textContent = listing.folder;
   pages = listing.files.map((f) => f.path).filter((p) => p.endsWith('.json'));
   $('#files tbody').replaceChildren(...listing.files.map((file) => {
@@ -226,7 +226,7 @@ async function refreshFiles() {
     remove.setAttribute('aria-label', `Delete ${file.path}`);
     remove.addEventListener('click', () => act(async () => {
       if (!confirm(`Delete ${file.path}?`)) return;
-      await api('DELETE', `/api/v1/content/${encodePath(file.path)}`);
+      await api('DELETE', `api/v1/content/${encodePath(file.path)}`);
       say(`Deleted ${file.path}.`);
       await refreshFiles();
     }));
@@ -241,7 +241,7 @@ async function refreshFiles() {
 async function upload(files) {
   for (const file of files) {
     try {
-      const response = await api('PUT', `/api/v1/content/${encodeURIComponent(file.name)}`, file);
+      const response = await api('PUT', `api/v1/content/${encodeURIComponent(file.name)}`, file);
       say(`${response.status === 201 ? 'Uploaded' : 'Replaced'} ${file.name}.`);
     } catch (error) {
       if (!(error instanceof AuthError)) say(`${file.name}: ${error.message}`, 'error');
