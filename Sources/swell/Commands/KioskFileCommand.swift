@@ -63,8 +63,9 @@ func checkKioskPlan(_ plan: KioskPlan, file: String) throws -> Int32 {
         }
     }
     if let script = plan.script { _ = try loadTouchScript(script) }
+    let api = try plan.api.map(checkManagement)
     let names = plan.connectors.compactMap { $0 }
-    var note = ""
+    var note = api.map { "; " + $0 } ?? ""
     if !names.isEmpty {
         let cards = listedCards(device: plan.device)
         if cards.isEmpty {

@@ -52,6 +52,30 @@ func prepareManagement(_ settings: ManagementSettings, contentFolder: String) th
         identity: settings.usesTLS ? try tlsIdentity(settings) : nil)
 }
 
+/// `--check` of a kiosk file's "api": its tokens file and certificate can be read (nothing is
+/// made); says where it would serve.
+func checkManagement(_ settings: ManagementSettings) throws -> String {
+    let count: Int
+    do {
+        guard fileExists(settings.tokens) else {
+            throw CommandFailure(
+                ExitStatus.noInput,
+                "the API's tokens file \(settings.tokens) does not exist; make a token first: swell token add NAME --tokens \(settings.tokens)"
+            )
+        }
+        count = try TokenFile.read(settings.tokens).count
+    } catch let error as TokenFileError {
+        throw CommandFailure(ExitStatus.dataError, error.description)
+    }
+    for path in [settings.certificate, settings.key].compactMap({ $0 }) where readError(path) != nil {
+        throw CommandFailure(
+            ExitStatus.noInput, "the API's certificate or key \(path): cannot read: \(readError(path)!)")
+    }
+    let scheme = settings.usesTLS ? "https" : "http"
+    return
+        "the API on \(scheme)://\(hostPort(settings.address, settings.port))/ with \(count) token\(count == 1 ? "" : "s")"
+}
+
 /// The admin's certificate and key, or the self-signed pair beside the tokens file (made now if
 /// missing: the key readable by its owner alone).
 private func tlsIdentity(_ settings: ManagementSettings) throws -> TLSIdentity {
