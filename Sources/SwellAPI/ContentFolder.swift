@@ -14,15 +14,34 @@ public final class ContentFolder: @unchecked Sendable {
     public let root: String
     /// The largest upload, in bytes.
     public let uploadLimit: Int
+    /// The API's own files (the tokens file, the certificate and its key, as `realpath` gives
+    /// them): never served, listed, replaced or deleted, even when they lie in the folder.
+    public let privateFiles: Set<String>
     static let uploadPrefix = ".swell-upload-"
 
-    public init(_ folder: String, uploadLimit: Int = 64 << 20) throws(Problem) {
+    public init(_ folder: String, uploadLimit: Int = 64 << 20, privateFiles: [String] = []) throws(Problem) {
         guard let root = canonicalPath(folder), isDirectory(atPath: root) else {
             throw Problem(
                 status: 500, title: "Internal Server Error", detail: "the content folder \(folder) is not a folder")
         }
         self.root = root
         self.uploadLimit = uploadLimit
+        // A file not made yet (the certificate of the first start) is named by its folder's real path.
+        self.privateFiles = Set(
+            privateFiles.map { path in
+                canonicalPath(path)
+                    ?? path.lastIndex(of: "/").flatMap { slash in
+                        canonicalPath(String(path[..<slash])).map { $0 + String(path[slash...]) }
+                    } ?? path
+            })
+    }
+
+    private func refusePrivate(_ real: String, _ path: ContentPath) throws(Problem) {
+        guard privateFiles.contains(real) else { return }
+        throw Problem(
+            status: 403, title: "Forbidden",
+            detail: "\(quoted(path.description)) is the API's own file (its tokens, certificate or key), not content",
+            field: "path")
     }
 
     /// The file `path` names, which must exist inside the folder (a symbolic link leading out is
@@ -33,6 +52,7 @@ public final class ContentFolder: @unchecked Sendable {
             throw Problem.notFound("the content folder has no \(quoted(path.description))", field: "path")
         }
         guard let real = canonicalPath(joined), inside(real) else { throw outside(path) }
+        try refusePrivate(real, path)
         return real
     }
 
@@ -56,6 +76,7 @@ public final class ContentFolder: @unchecked Sendable {
             folder = real
         }
         let file = folder + "/" + path.name
+        try refusePrivate(canonicalPath(file) ?? file, path)
         if isDirectory(atPath: file) {
             throw Problem(
                 status: 409, title: "Conflict", detail: "\(quoted(path.description)) is a folder", field: "path")
@@ -78,7 +99,7 @@ public final class ContentFolder: @unchecked Sendable {
             guard depth < 16, let names = try? directoryNames(folder) else { return }
             for name in names.sorted(by: naturalOrder) where !name.hasPrefix(".") && found.count < 10_000 {
                 let full = folder + "/" + name
-                guard let real = canonicalPath(full), inside(real) else { continue }
+                guard let real = canonicalPath(full), inside(real), !privateFiles.contains(real) else { continue }
                 if isDirectory(atPath: real) {
                     walk(full, prefix + name + "/", depth: depth + 1)
                 } else if let version = fileVersion(path: real) {

@@ -73,6 +73,30 @@ import Testing
         #expect(fileExists(root + "/menu.json"))
     }
 
+    @Test func theAPIsOwnFilesAreNotContentEvenInsideTheFolder() throws {
+        let base = try temporaryFolder()
+        let root = base + "/content"
+        try makeDirectory(root)
+        try makeDirectory(root + "/api")
+        for name in ["menu.json", "api/tokens.json", "api/api-key.pem"] {
+            try writeFileAtomically(Array("{}".utf8), at: root + "/" + name)
+        }
+        // The certificate is not made yet: named all the same.
+        let folder = try ContentFolder(
+            root,
+            privateFiles: [root + "/api/tokens.json", root + "/api/api-key.pem", root + "/api/api-certificate.pem"])
+        #expect(folder.list().map(\.path) == ["menu.json"])
+        for name in ["api/tokens.json", "api/api-key.pem"] {
+            let path = try ContentPath(name)
+            #expect(throws: Problem.self) { try folder.existing(path) }
+            #expect(throws: Problem.self) { try folder.target(path) }
+            #expect(throws: Problem.self) { try folder.delete(path) }
+        }
+        #expect(throws: Problem.self) { try folder.target(ContentPath("api/api-certificate.pem")) }
+        #expect(try readWholeFile(root + "/api/tokens.json") == Array("{}".utf8))
+        #expect(try folder.target(ContentPath("api/notes.txt")).file.hasSuffix("/api/notes.txt"))
+    }
+
     @Test func deleteRemovesALinkNotWhatItNames() throws {
         let (folder, root, _) = try makeFolder()
         try folder.delete(ContentPath("menu.json"))

@@ -40,16 +40,18 @@ func prepareManagement(_ settings: ManagementSettings, contentFolder: String) th
             "api: \(settings.tokens) has no tokens: every request is refused until one is added (swell token add NAME --tokens \(settings.tokens))"
         )
     }
+    let identity = settings.usesTLS ? try tlsIdentity(settings) : nil
+    let tls = tlsFiles(settings)
     let folder: ContentFolder
     do {
-        folder = try ContentFolder(contentFolder, uploadLimit: settings.uploadLimitMiB << 20)
+        folder = try ContentFolder(
+            contentFolder, uploadLimit: settings.uploadLimitMiB << 20,
+            privateFiles: [settings.tokens, tls.certificate, tls.key])
     } catch {
         throw CommandFailure(ExitStatus.noInput, "the API's content folder: \(error.detail)")
     }
     folder.removeStaleUploads()
-    return PreparedManagement(
-        settings: settings, tokens: tokens, folder: folder,
-        identity: settings.usesTLS ? try tlsIdentity(settings) : nil)
+    return PreparedManagement(settings: settings, tokens: tokens, folder: folder, identity: identity)
 }
 
 /// `--check` of a kiosk file's "api": its tokens file and certificate can be read (nothing is
@@ -79,9 +81,7 @@ func checkManagement(_ settings: ManagementSettings) throws -> String {
 /// The admin's certificate and key, or the self-signed pair beside the tokens file (made now if
 /// missing: the key readable by its owner alone).
 private func tlsIdentity(_ settings: ManagementSettings) throws -> TLSIdentity {
-    let folder = settings.tokens.lastIndex(of: "/").map { String(settings.tokens[...$0]) } ?? ""
-    let certificatePath = settings.certificate ?? folder + "api-certificate.pem"
-    let keyPath = settings.key ?? folder + "api-key.pem"
+    let (certificatePath, keyPath) = tlsFiles(settings)
     if settings.certificate == nil, !fileExists(certificatePath) || !fileExists(keyPath) {
         let names = [hostName(), "localhost"].filter { !$0.isEmpty }
         do {
@@ -104,6 +104,12 @@ private func tlsIdentity(_ settings: ManagementSettings) throws -> TLSIdentity {
         }
     }
     return TLSIdentity(certificate: try readPEM(certificatePath, "certificate"), key: try readPEM(keyPath, "key"))
+}
+
+/// The certificate and key files: the admin's, or the self-signed pair's beside the tokens file.
+private func tlsFiles(_ settings: ManagementSettings) -> (certificate: String, key: String) {
+    let folder = settings.tokens.lastIndex(of: "/").map { String(settings.tokens[...$0]) } ?? ""
+    return (settings.certificate ?? folder + "api-certificate.pem", settings.key ?? folder + "api-key.pem")
 }
 
 /// The network interfaces this process sees (/proc/net/dev), e.g. ["lo", "eth0"].
