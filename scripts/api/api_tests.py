@@ -707,6 +707,30 @@ def tls(k):
     problem(k.request('GET', '/api/v1/status', token=None), 401, what='GET status over HTTPS without a token')
 
 
+@case('secrets', https=True, tokens_inside=True)
+def secrets(k):
+    """The tokens file and the self-signed key beside it inside the content folder (a kiosk file's
+    "tokens": "tokens.json" next to its pages): the API must not hand out or replace them."""
+    leaked = []
+    names = ('api-key.pem', 'tokens.json')  # tokens.json last: without it no token works
+    before = {name: open(os.path.join(k.content, name), 'rb').read() for name in names}
+    for name in names:
+        a = k.request('GET', f'/api/v1/content/{name}')
+        if a.status == 200 or before[name][:40] in a.body:
+            leaked.append(f'GET {name} -> {a.status} ({len(a.body)} bytes)')
+    for method in ('PUT', 'DELETE'):
+        for name in names:
+            body = (b'{}\n' if name.endswith('.json') else b'x\n') if method == 'PUT' else None
+            a = k.request(method, f'/api/v1/content/{name}', body)
+            if 200 <= a.status < 300:
+                leaked.append(f'{method} {name} -> {a.status}')
+    for name in names:
+        path = os.path.join(k.content, name)
+        if not os.path.exists(path) or open(path, 'rb').read() != before[name]:
+            leaked.append(f'{name} changed on disk')
+    check(not leaked, 'the API serves the secrets in the content folder: ' + '; '.join(leaked))
+
+
 @case('page')
 def page(k):
     test = os.path.join(ROOT, 'scripts/api/test_page.py')
