@@ -144,8 +144,9 @@ class Kiosk:
 
     def stop(self):
         """SIGTERM; the kiosk must end with 0, say the display was restored and print its frames line."""
-        if self.proc is None or self.proc.poll() is not None:
+        if self.proc is None:
             return
+        check(self.proc.poll() is None, f'the kiosk ended by itself with {self.proc.returncode}: {self.stderr()[-400:]}')
         self.proc.send_signal(signal.SIGTERM)
         try:
             rc = self.proc.wait(20)
