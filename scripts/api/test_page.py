@@ -11,6 +11,7 @@ README). Prints PASS/FAIL lines; exits 1 on the first failure, 2 on a usage erro
 
     scripts/api/test_page.py --base http://127.0.0.1:8080 --token TOKEN \
         --upload page.json --expect-png expected.png [--output Virtual-1] [--save-page page.png]
+        [--no-power-control]   (an output that cannot be turned off: swell run --output memory)
 
 The screenshot is compared pixel by pixel (every channel within --tolerance/255, default 2) when
 it has --expect-png's size, else by its most common colour (for a stand-in server whose picture
@@ -96,6 +97,9 @@ def main():
     ap.add_argument('--timeout', type=float, default=30, help='seconds to wait for each step (default 30)')
     ap.add_argument('--chromium', default='/usr/bin/chromium')
     ap.add_argument('--chromedriver', default='/usr/bin/chromedriver')
+    ap.add_argument('--no-power-control', action='store_true',
+                    help='the output has no power control (the memory driver): off must be refused with 409, '
+                         'shown in #message, on (already on) accepted, and the power stay on')
     ap.add_argument('--headed', action='store_true', help='show the browser window (debugging)')
     a = ap.parse_args()
 
@@ -221,7 +225,24 @@ def main():
             driver.save_screenshot(a.save_page)
             ok(f'saved the page as {a.save_page}')
 
-        for power, other in (('off', 'on'), ('on', 'off')):
+        if a.no_power_control:  # e.g. the memory driver: the server refuses with 409, the page says why
+            for power in ('off', 'on'):
+                driver.execute_script("document.querySelector('#message').textContent = ''")
+                card.find_element(By.CSS_SELECTOR, f'button.{power}').click()
+                if power == 'off':
+                    until('pressing off shows the server\'s refusal (no power control) in #message',
+                          lambda: 'error' in driver.find_element(By.ID, 'message').get_attribute('class')
+                          and 'power control' in (text('#message') or ''))
+                else:  # already on: nothing to refuse
+                    until('pressing on says the output is on in #message',
+                          lambda: (text('#message') or '').endswith(' is on.'))
+                status = api_status()
+                said = [o.get('power') for o in status.get('outputs', []) if o.get('connector') == connector]
+                if said != ['on'] or text(card_selector + ' .power') != 'on':
+                    raise Failure(f'after a refused {power}, the card says {text(card_selector + " .power")!r} '
+                                  f'and /api/v1/status {said}')
+                ok(f'pressing {power}: "{text("#message")}"; the card and /api/v1/status still say power on')
+        for power, other in (('off', 'on'), ('on', 'off')) if not a.no_power_control else ():
             card.find_element(By.CSS_SELECTOR, f'button.{power}').click()
             until(f'the card says power {power}', lambda: text(card_selector + ' .power') == power)
             status = api_status()

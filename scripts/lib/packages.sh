@@ -28,6 +28,12 @@ SWELL_BENCH_PACKAGES=(libcairo2-dev)
 # it as PID 1 to run the shipped unit file for real.
 SWELL_KIOSK_PACKAGES=(qemu-system-x86 linux-image-amd64 busybox-static cpio kmod python3 gcc libc6-dev systemd)
 
+# The management API's integration tests (scripts/test-api): python3 runs them (standard library
+# only), python3-venv makes .build/page-venv for Selenium (pinned, from PyPI) for the page's
+# real-browser case in Debian's headless chromium through chromium-driver; openssl checks the
+# HTTPS versions offered and the certificate's fingerprint; curl is for poking by hand.
+SWELL_API_TEST_PACKAGES=(python3 python3-venv openssl curl chromium chromium-driver)
+
 # ensure_packages NAME... : installs those not yet installed (apt-get update first).
 ensure_packages() {
     local missing=() p sudo=""
