@@ -47,6 +47,15 @@ public final class ContentFolder: @unchecked Sendable {
     /// The file `path` names, which must exist inside the folder (a symbolic link leading out is
     /// refused as a path outside).
     public func existing(_ path: ContentPath) throws(Problem) -> String {
+        // Each folder on the way first: through a link out, whether a name exists there is not
+        // the API's to say.
+        var folder = root
+        for part in path.parts.dropLast() {
+            let next = folder + "/" + part
+            guard fileExists(next) else { break }
+            guard let real = canonicalPath(next), inside(real) else { throw outside(path) }
+            folder = next
+        }
         let joined = root + "/" + path.description
         guard fileExists(joined) || isSymbolicLink(atPath: joined) else {
             throw Problem.notFound("the content folder has no \(quoted(path.description))", field: "path")

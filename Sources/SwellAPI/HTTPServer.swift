@@ -1,4 +1,5 @@
 import CHTTPD
+import SwellSystem
 
 /// Where and how an `HTTPServer` listens.
 public struct HTTPServerSettings: Sendable, Equatable {
@@ -47,7 +48,11 @@ public final class HTTPServer: @unchecked Sendable {
     public let service: any HTTPService
     /// The port it listens on.
     public private(set) var port: UInt16 = 0
+    /// Seconds a request's headers may take, and a body may trickle before its rate counts.
+    private(set) var connectionTimeout = 10.0
     private var daemon: OpaquePointer?
+    /// A body slower than this, after its first `connectionTimeout` seconds, closes the connection.
+    static let minimumBodyRate = 1024.0
 
     public init(_ settings: HTTPServerSettings, service: any HTTPService) throws(HTTPServerError) {
         self.service = service
@@ -72,6 +77,7 @@ public final class HTTPServer: @unchecked Sendable {
         }
         daemon = started
         port = swell_httpd_port(started)
+        connectionTimeout = Double(settings.connectionTimeout)
     }
 
     deinit { stop() }
@@ -80,7 +86,7 @@ public final class HTTPServer: @unchecked Sendable {
     public func stop() {
         guard let daemon else { return }
         self.daemon = nil
-        MHD_stop_daemon(daemon)
+        swell_httpd_stop(daemon)
     }
 }
 
@@ -102,6 +108,8 @@ private final class RequestState {
     /// An answer decided before the body was whole (too large, a write failed).
     var early: HTTPResponse?
     var finished = false
+    var bodyStart = 0.0
+    var timeout = 10.0
 }
 
 /// The headers every answer carries.
@@ -150,7 +158,9 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
     guard let stored = requestContext.pointee else {
         // The headers are in: the service decides.
+        swell_httpd_headers_in(connection)
         let state = RequestState()
+        state.timeout = server.connectionTimeout
         requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
         let request = head(
             of: connection, method: method.map { String(cString: $0) } ?? "",
@@ -189,7 +199,8 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     return queue(state.early ?? sink.finish(), on: connection)
 }
 
-private let completedHandler: MHD_RequestCompletedCallback = { _, _, requestContext, _ in
+private let completedHandler: MHD_RequestCompletedCallback = { _, connection, requestContext, _ in
+    swell_httpd_request_done(connection)
     guard let requestContext, let stored = requestContext.pointee else { return }
     requestContext.pointee = nil
     let state = Unmanaged<RequestState>.fromOpaque(stored).takeRetainedValue()

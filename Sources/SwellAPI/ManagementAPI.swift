@@ -33,11 +33,12 @@ public final class ManagementAPI: HTTPService, @unchecked Sendable {
 
     public func begin(_ request: HTTPRequestHead) -> HTTPBegin {
         do {
+            // Under /api/ the token comes first: without one, not even a route's errors answer.
+            if request.path.hasPrefix("/api/") { try authenticate(request) }
             let route = try APIRoute.find(method: request.method, path: request.path)
             if case .page(let path) = route, let file = WebPageFiles.files[path] {
                 return .respond(HTTPResponse(status: 200, contentType: file.contentType, body: Array(file.body.utf8)))
             }
-            try authenticate(request)
             return try serve(route, request)
         } catch {
             return .respond(error.response)

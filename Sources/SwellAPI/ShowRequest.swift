@@ -16,7 +16,7 @@ public struct ShowRequest: Sendable, Equatable {
         } catch let error as JSONSyntaxError {
             throw Problem.badRequest("the body is not JSON: \(error)")
         } catch let error as JSONFieldError {
-            throw Problem.badRequest(error.description, field: Self.field(error.path))
+            throw Problem.badRequest(error.description, field: Self.field(error))
         } catch let problem as Problem {
             var named = problem
             named.field = "content"
@@ -26,10 +26,14 @@ public struct ShowRequest: Sendable, Equatable {
         }
     }
 
-    /// "$.content" → "content".
-    static func field(_ path: String) -> String? {
-        guard path.hasPrefix("$.") else { return nil }
-        return String(path.dropFirst(2).prefix { $0 != "." && $0 != "[" })
+    /// The request's member at fault: "$.content" → "content", and a missing member's name.
+    static func field(_ error: JSONFieldError) -> String? {
+        let missing = "missing required member \""
+        if error.path == "$", error.message.hasPrefix(missing) {
+            return String(error.message.dropFirst(missing.count).prefix { $0 != "\"" })
+        }
+        guard error.path.hasPrefix("$.") else { return nil }
+        return String(error.path.dropFirst(2).prefix { $0 != "." && $0 != "[" })
     }
 }
 
@@ -43,7 +47,7 @@ func displayOutput(json bytes: [UInt8]) throws(Problem) -> String? {
     } catch let error as JSONSyntaxError {
         throw Problem.badRequest("the body is not JSON: \(error)")
     } catch let error as JSONFieldError {
-        throw Problem.badRequest(error.description, field: ShowRequest.field(error.path))
+        throw Problem.badRequest(error.description, field: ShowRequest.field(error))
     } catch {
         throw Problem.badRequest("\(error)")
     }

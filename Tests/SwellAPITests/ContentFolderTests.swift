@@ -25,8 +25,10 @@ import Testing
     @Test func findsFilesInsideAndRefusesLinksOut() throws {
         let (folder, root, _) = try makeFolder()
         #expect(try folder.existing(ContentPath("menu.json")) == root + "/menu.json")
-        for path in ["out/secret.txt", "secret-link.txt"] {
-            #expect(throws: Problem.self) { try folder.existing(ContentPath(path)) }
+        // Through the link out, a name that exists there and one that does not get the same answer.
+        for path in ["out/secret.txt", "secret-link.txt", "out/no-such-file.txt", "out/no/such/file"] {
+            let refused = #expect(throws: Problem.self) { try folder.existing(ContentPath(path)) }
+            #expect(refused?.status == 400, "\(path)")
         }
         #expect(throws: Problem.self) { try folder.existing(ContentPath("missing.json")) }
         #expect(throws: Problem.self) { try folder.target(ContentPath("out/new.txt")) }

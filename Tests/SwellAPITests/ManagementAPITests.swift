@@ -115,7 +115,7 @@ private final class FakeKiosk: KioskControl, @unchecked Sendable {
         #expect(kiosk.shown.first?.0 == root + "/menu.json")
         #expect(kiosk.shown.first?.2 == 600)
         let cases: [(String, Int, String?)] = [
-            (#"{"for": 5}"#, 400, nil), (#"{"content": 5}"#, 400, "content"),
+            (#"{"for": 5}"#, 400, "content"), (#"{"content": 5}"#, 400, "content"),
             (#"{"content": "../x.json"}"#, 400, "content"),
             (#"{"content": "nope.json"}"#, 404, "path"), (#"{"content": "menu.json", "colour": 1}"#, 400, nil),
             ("not json", 400, nil), (#"{"content": "menu.json", "for": -1}"#, 400, "for"),
