@@ -74,3 +74,28 @@ public func canonicalPath(_ path: String) -> String? {
     defer { systemFree(resolved) }
     return String(cString: resolved)
 }
+
+/// Where `path` lies with every symbolic link and `..` resolved, as `canonicalPath`, also when
+/// it does not exist (yet): its deepest folder that does, resolved, with the rest of its names
+/// after it (`..` taking one off). Nil only when not even that resolves (a relative path in a
+/// working folder that was removed).
+public func resolvedLocation(_ path: String) -> String? {
+    if let resolved = canonicalPath(path) { return resolved }
+    var head = path.split(separator: "/").map(String.init)
+    var rest: [String] = []
+    while let last = head.popLast() {
+        rest.insert(last, at: 0)
+        let folder = (path.hasPrefix("/") ? "/" : "") + head.joined(separator: "/")
+        guard let resolved = canonicalPath(folder.isEmpty ? "." : folder) else { continue }
+        var names = resolved.split(separator: "/").map(String.init)
+        for name in rest where name != "." {
+            if name == ".." {
+                _ = names.popLast()
+            } else {
+                names.append(name)
+            }
+        }
+        return "/" + names.joined(separator: "/")
+    }
+    return nil
+}
