@@ -42,6 +42,7 @@ public struct KioskFileError: Error, CustomStringConvertible {
 ///      "power": {"offHours": {"from": "22:00", "to": "07:00"}, "offAfterIdle": 300},
 ///      "threads": 4, "input": "demo-touches.json",
 ///      "schedule": {"timeZone": …, "default": …, "rules": […]}   or "schedule.json" (a schedule/1 file)
+///      "contentFolder": "/data/cafe"      every file the scenes reach lies in it (default: each scene's folder)
 ///
 /// `contentExists`: when given, a content of the inline schedule that it says does not exist is a
 /// problem naming its JSON path (the command passes `fileExists`; a schedule in a file of its own,
@@ -126,7 +127,7 @@ struct KioskFileReader {
     mutating func plan(_ root: JSONField) -> KioskPlan? {
         let allowed = [
             "format", "outputs", "span", "driver", "device", "size", "touch", "clock", "power", "threads", "input",
-            "schedule",
+            "schedule", "contentFolder",
         ]
         guard isObject(root, allowed: allowed) else { return nil }
         _ = check { () throws(JSONFieldError) in try root["format"].oneOf(["kiosk/1"]) }
@@ -140,6 +141,7 @@ struct KioskFileReader {
             plan.threads = check { () throws(JSONFieldError) in try threads.integer(in: 1...256) }
         }
         if let input = optional(root, "input") { plan.script = file(input) }
+        if let folder = optional(root, "contentFolder") { plan.contentFolder = file(folder) }
         if let schedule = optional(root, "schedule") {
             // A span shows one content on all its outputs: its rules name none.
             var outputs = connectorNames

@@ -99,6 +99,9 @@ public struct KioskPlan: Sendable, Equatable {
     /// The `schedule/1` file the kiosk file names, relative to the working folder; nil for an
     /// inline schedule or none.
     public var scheduleFile: String?
+    /// The folder every file the scenes reach lies in, the scene files too (a kiosk file's
+    /// "contentFolder", `--content-folder`); nil: each scene file's own folder.
+    public var contentFolder: String?
 
     public init(layout: Layout) {
         self.layout = layout
@@ -132,6 +135,7 @@ public struct KioskPlan: Sendable, Equatable {
         if screenOffAfter != other.screenOffAfter || offHours != other.offHours { names.append("power") }
         if threads != other.threads { names.append("threads") }
         if script != other.script { names.append("input") }
+        if contentFolder != other.contentFolder { names.append("contentFolder") }
         return names
     }
 
