@@ -13,7 +13,8 @@ import Testing
 /// path, the file and the fix; a wider content folder that holds them lets them load.
 @Suite struct ContentFolderTests {
     /// A fresh folder holding `root/` (the scene files' folder), with beside it `outside.txt`,
-    /// `other.json` (a page), `pictures/` and `root/link.txt`, a link to `../outside.txt`.
+    /// `other.json` (a page), `pictures/`, and in `root/` `link.txt`, a link to `../outside.txt`, and
+    /// `dangling.txt`, a link to `../not-yet.txt`.
     struct Files {
         let base: String
         var root: String { base + "/root" }
@@ -29,7 +30,9 @@ import Testing
             try write(#"{"scene": "wave"}"#, to: base + "/root/next.json")
             try write("inside", to: base + "/root/inside.txt")
             try write("below", to: base + "/root/sub/below.txt")
-            guard symlink("../outside.txt", base + "/root/link.txt") == 0 else { throw Errno.current }
+            guard symlink("../outside.txt", base + "/root/link.txt") == 0,
+                symlink("../not-yet.txt", base + "/root/dangling.txt") == 0
+            else { throw Errno.current }
         }
 
         func write(_ text: String, to path: String) throws {
@@ -37,7 +40,10 @@ import Testing
         }
 
         func remove() {
-            for name in ["root/sub/below.txt", "root/inside.txt", "root/next.json", "root/link.txt", "other.json"] {
+            for name in [
+                "root/sub/below.txt", "root/inside.txt", "root/next.json", "root/link.txt", "root/dangling.txt",
+                "other.json",
+            ] {
                 try? removeFile(base + "/" + name)
             }
             try? removeFile(base + "/outside.txt")
@@ -110,7 +116,8 @@ import Testing
         #expect(reads.paths.isEmpty, "\(reads.paths)")
     }
 
-    /// A link inside the folder is followed: one that leads outside is refused.
+    /// A link inside the folder is followed: one that leads outside is refused, whether its
+    /// target is there or not.
     @Test func aLinkInsideLeadingOutsideIsRefused() throws {
         let files = try Files()
         defer { files.remove() }
@@ -119,6 +126,9 @@ import Testing
             problem
                 == #"\#(files.root)/page.json: $.layers[1].parameters.file: "link.txt" is outside the content folder \#(files.root)"#
                 + Self.fix("file"))
+        // A link whose target is not there (yet) lies where the target would.
+        let dangling = Self.refusal(Self.page("text", #""file": "dangling.txt""#), files)
+        #expect(dangling?.contains(#""dangling.txt" is outside the content folder"#) == true, "\(dangling ?? "loaded")")
     }
 
     @Test func aSlideshowFolderAndAVideoOutsideAreRefused() throws {
