@@ -51,8 +51,8 @@ import Testing
         }
 
         /// The folder `path` as a content folder, resolved as `swell run` resolves it.
-        func folder(_ path: String) -> ContentFolder {
-            ContentFolder(path: canonicalPath(path)!, locate: { resolvedLocation($0) })
+        func folder(_ path: String) -> ContentRoot {
+            ContentRoot(path: canonicalPath(path)!, locate: { resolvedLocation($0) })
         }
     }
 
@@ -66,7 +66,7 @@ import Testing
 
     /// Loads `text` as the page `name` with `content`; the files it read (also in `reads`).
     static func load(
-        _ text: String, name: String, content: ContentFolder, reads: Reads = Reads()
+        _ text: String, name: String, content: ContentRoot, reads: Reads = Reads()
     ) throws(SceneFileError) -> (player: ScenePlayer, read: [String]) {
         let player = try loadPageGraph(
             bytes: Array(text.utf8), name: name, content: content,

@@ -12,9 +12,9 @@ import SwellJSON
 /// loader (the request names the file as found from the page's folder). Every page's scenes share
 /// one `SceneContext`: one text service (fonts, fontconfig, glyph and shaped-line caches) for
 /// the text elements, buttons and counters of the whole graph. With `content`, every page and
-/// every file a page names must lie in that folder (`ContentFolder`); one outside is refused.
+/// every file a page names must lie in that folder (`ContentRoot`); one outside is refused.
 public func loadPageGraph(
-    bytes: [UInt8], name: String, threads: Int = 1, content: ContentFolder? = nil, read: (String) throws -> [UInt8],
+    bytes: [UInt8], name: String, threads: Int = 1, content: ContentRoot? = nil, read: (String) throws -> [UInt8],
     loadVideo: (SceneVideo.Request) throws -> SceneVideo = { _ in throw NoFileAccess() },
     loadImages: (String, String) throws -> SceneImages
 ) throws(SceneFileError) -> ScenePlayer {
@@ -58,7 +58,7 @@ public func loadPageGraph(
         throw SceneFileError(file: name, problems: problems)
     }
     first.attach(pages: players, shown: name)
-    first.contentFolder = content
+    first.contentRoot = content
     return first
 }
 

@@ -103,9 +103,9 @@ public func isPlaylistDocument(_ bytes: [UInt8]) -> Bool {
 
 /// Parses and validates a playlist file named `name` (its paths resolved against its folder);
 /// every problem found, each with its JSON path, in one error. With `content`, an item's file
-/// outside that folder is one (`ContentFolder`).
+/// outside that folder is one (`ContentRoot`).
 public func parsePlaylistFile(
-    bytes: [UInt8], name: String, content: ContentFolder? = nil
+    bytes: [UInt8], name: String, content: ContentRoot? = nil
 ) throws(SceneFileError) -> PlaylistFile {
     let root = JSONField(root: try parseDocument(bytes, name: name))
     var list = ProblemList()
@@ -115,7 +115,7 @@ public func parsePlaylistFile(
 }
 
 func parsePlaylist(
-    _ root: JSONField, name: String, content: ContentFolder? = nil, problems list: inout ProblemList
+    _ root: JSONField, name: String, content: ContentRoot? = nil, problems list: inout ProblemList
 ) -> PlaylistFile? {
     let before = list.problems.count
     guard list.check({ () throws(JSONFieldError) in try root.object() }) != nil else { return nil }
@@ -186,7 +186,7 @@ func parseTap(_ field: JSONField) throws(JSONFieldError) -> PlaylistFile.Tap {
 }
 
 func parseItem(
-    _ field: JSONField, index: Int, from name: String, within folder: ContentFolder? = nil
+    _ field: JSONField, index: Int, from name: String, within folder: ContentRoot? = nil
 ) throws(JSONFieldError) -> PlaylistFile.Item {
     let object = try field.object()
     let kinds = ["page", "picture", "video"].filter { object[$0] != nil }

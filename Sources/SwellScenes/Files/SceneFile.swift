@@ -84,7 +84,7 @@ public struct SceneFile {
 /// With `content`, a file an element names outside that folder is refused before any is read.
 public func loadSceneFile(
     bytes: [UInt8], name: String, threads: Int = 1, context: SceneContext = SceneContext(),
-    content: ContentFolder? = nil,
+    content: ContentRoot? = nil,
     readFile: (String) throws -> [UInt8] = { _ in throw NoFileAccess() },
     loadVideo: (SceneVideo.Request) throws -> SceneVideo = { _ in throw NoFileAccess() },
     loadImages: (String) throws -> SceneImages

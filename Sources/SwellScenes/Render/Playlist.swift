@@ -20,7 +20,7 @@ public struct PlaylistLoaders: @unchecked Sendable {
     /// One line for the journal (an item skipped because it no longer loads).
     public var journal: (String) -> Void
     /// The folder every item and every file its pages name must lie in (nil: anywhere).
-    public var content: ContentFolder?
+    public var content: ContentRoot?
 
     public init(
         read: @escaping (String) throws -> [UInt8],
@@ -64,7 +64,7 @@ public func loadPlaylist(
     let engine = PlaylistEngine(file: file, name: name, first: first, files: files, loaders: loaders)
     let player = ScenePlayer(layers: [PlaylistScene(engine: engine)], background: file.background, threads: threads)
     player.playlist = engine
-    player.contentFolder = loaders.content
+    player.contentRoot = loaders.content
     return player
 }
 

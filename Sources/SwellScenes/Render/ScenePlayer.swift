@@ -79,7 +79,7 @@ public final class ScenePlayer {
     public var viewport: Viewport?
     /// The folder the files it shows were loaded from (`loadPageGraph`): a followed text file
     /// that has since become a link to outside it is not taken up (`takeUp(changedTextFiles:)`).
-    public var contentFolder: ContentFolder?
+    public var contentRoot: ContentRoot?
     /// The screen a frame drawn into `surface` is laid out for: the canvas of a viewport, else
     /// the surface's size.
     public func screenSize(for surface: PixelSurface) -> FrameSize {

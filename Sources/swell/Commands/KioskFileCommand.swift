@@ -28,7 +28,7 @@ func checkContentFolder(_ folder: String, of plan: KioskPlan, file: String) thro
     guard let path = canonicalPath(folder), isDirectory(atPath: path) else {
         throw CommandFailure(ExitStatus.noInput, "\(file): $.contentFolder: \"\(folder)\": no such folder")
     }
-    let content = ContentFolder(path: path, locate: { resolvedLocation($0) })
+    let content = ContentRoot(path: path, locate: { resolvedLocation($0) })
     var paths: [String]
     switch plan.layout {
     case .outputs(let outputs): paths = outputs.indices.map { "$.outputs[\($0)].content" }

@@ -15,7 +15,7 @@ import SwellVideo
 ///
 /// Every file a scene file reaches must lie in `contentFolder` (a kiosk's "contentFolder", `swell
 /// run --content-folder`), the scene file too; without one, in the scene file's own folder
-/// (`ContentFolder`). A built-in scene's name has none.
+/// (`ContentRoot`). A built-in scene's name has none.
 func loadScenePlayer(
     _ argument: String, threads: Int = 1, videoPacing: VideoPacing = .exact, contentFolder: String? = nil
 ) throws -> ScenePlayer {
@@ -91,7 +91,7 @@ func loadScenePlayer(
 /// loads a page; a picture item's file checked now (its header) and decoded, reduced as far as it
 /// still covers the screen, when its turn is prepared. Called on the playlist's preparing thread.
 /// `content`: the folder every file must lie in (nil: anywhere).
-func playlistLoaders(videoPacing: VideoPacing, content: ContentFolder? = nil) -> PlaylistLoaders {
+func playlistLoaders(videoPacing: VideoPacing, content: ContentRoot? = nil) -> PlaylistLoaders {
     var loaders = PlaylistLoaders(
         read: { try readContentFile($0, in: content) },
         loadVideo: { try loadVideo($0, pacing: videoPacing) },
@@ -113,12 +113,12 @@ func playlistLoaders(videoPacing: VideoPacing, content: ContentFolder? = nil) ->
 /// The folder every file the scene file `scene` reaches must lie in: `given` (which must hold the
 /// scene file itself), else the scene file's folder. Exit 66 when it cannot be found, 65 for a
 /// scene file outside it.
-func sceneContentFolder(_ scene: String, given: String?) throws -> ContentFolder {
+func sceneContentFolder(_ scene: String, given: String?) throws -> ContentRoot {
     let folder = given ?? (scene.lastIndex(of: "/").map { String(scene[...$0]) } ?? ".")
     guard let path = canonicalPath(folder), isDirectory(atPath: path) else {
         throw CommandFailure(ExitStatus.noInput, "content folder \(folder): no such folder")
     }
-    let content = ContentFolder(path: path, locate: { resolvedLocation($0) })
+    let content = ContentRoot(path: path, locate: { resolvedLocation($0) })
     if given != nil, !content.holds(scene) {
         throw CommandFailure(
             ExitStatus.dataError,
@@ -135,7 +135,7 @@ struct OutsideContentFolder: Error, CustomStringConvertible {
 
 /// A file a scene shows, read only when it lies in `content` (a page or text file that became a
 /// link to elsewhere since it was checked).
-func readContentFile(_ path: String, in content: ContentFolder?) throws -> [UInt8] {
+func readContentFile(_ path: String, in content: ContentRoot?) throws -> [UInt8] {
     if let content, !content.holds(path) {
         throw OutsideContentFolder(description: "\(path) lies outside the content folder \(content.path)")
     }
@@ -225,7 +225,7 @@ struct ImageFolderError: Error, CustomStringConvertible {
 /// With `content`, a picture that lies outside it (a link to elsewhere) is left out as well, when
 /// listed and when decoded.
 func loadImageFolder(
-    _ folder: String, within content: ContentFolder? = nil, journal: (String) -> Void = { printError("swell: \($0)") }
+    _ folder: String, within content: ContentRoot? = nil, journal: (String) -> Void = { printError("swell: \($0)") }
 ) throws -> SceneImages {
     let directory = folder.hasSuffix("/") ? folder : folder + "/"
     let outside = { (name: String) in content.map { !$0.holds(directory + name) } ?? false }

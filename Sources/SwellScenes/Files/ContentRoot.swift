@@ -6,9 +6,10 @@ import SwellJSON
 /// `"contentFolder"` (`swell run --content-folder`), else the folder of the scene file it
 /// started with; a page cannot show `../../../etc/shadow` however the kiosk runs.
 ///
-/// This module reads no files: `locate` says where a path lies, its links resolved
+/// (Named apart from SwellAPI's `ContentFolder`, the API's reading and writing of the same
+/// folder.) This module reads no files: `locate` says where a path lies, its links resolved
 /// (SwellSystem's `resolvedLocation`), and is called on the loading and preparing threads.
-public struct ContentFolder: Sendable {
+public struct ContentRoot: Sendable {
     /// The folder, absolute, its links resolved.
     public let path: String
     private let locate: @Sendable (String) -> String?
