@@ -11,7 +11,7 @@ import Testing
 /// slideshow's `folder`, a video's `file`, a page action's `target`, a playlist's items — lies
 /// in the content folder once its links are followed, or the scene is refused naming the JSON
 /// path, the file and the fix; a wider content folder that holds them lets them load.
-@Suite struct ContentFolderTests {
+@Suite struct ContentRootTests {
     /// A fresh folder holding `root/` (the scene files' folder), with beside it `outside.txt`,
     /// `other.json` (a page), `pictures/`, and in `root/` `link.txt`, a link to `../outside.txt`, and
     /// `dangling.txt`, a link to `../not-yet.txt`.
