@@ -44,6 +44,7 @@ public struct KioskFileError: Error, CustomStringConvertible {
 ///      "schedule": {"timeZone": …, "default": …, "rules": […]}   or "schedule.json" (a schedule/1 file)
 ///      "api": {"listen": "0.0.0.0:8443", "tokens": "/etc/swell/tokens.json",
 ///              "certificate": "kiosk.pem", "key": "kiosk.key", "plainHTTP": false, "uploadLimit": 64}
+///      "contentFolder": "/data/cafe"      every file the scenes reach lies in it (default: each scene's folder)
 ///
 /// `contentExists`: when given, a content of the inline schedule that it says does not exist is a
 /// problem naming its JSON path (the command passes `fileExists`; a schedule in a file of its own,
@@ -128,7 +129,7 @@ struct KioskFileReader {
     mutating func plan(_ root: JSONField) -> KioskPlan? {
         let allowed = [
             "format", "outputs", "span", "driver", "device", "size", "touch", "clock", "power", "threads", "input",
-            "schedule", "api",
+            "schedule", "api", "contentFolder",
         ]
         guard isObject(root, allowed: allowed) else { return nil }
         _ = check { () throws(JSONFieldError) in try root["format"].oneOf(["kiosk/1"]) }
@@ -143,6 +144,7 @@ struct KioskFileReader {
         }
         if let input = optional(root, "input") { plan.script = file(input) }
         if let api = optional(root, "api") { plan.api = management(api) }
+        if let folder = optional(root, "contentFolder") { plan.contentFolder = file(folder) }
         if let schedule = optional(root, "schedule") {
             // A span shows one content on all its outputs: its rules name none.
             var outputs = connectorNames

@@ -99,6 +99,9 @@ public struct KioskPlan: Sendable, Equatable {
     /// The `schedule/1` file the kiosk file names, relative to the working folder; nil for an
     /// inline schedule or none.
     public var scheduleFile: String?
+    /// The folder every file the scenes reach lies in, the scene files too (a kiosk file's
+    /// "contentFolder", `--content-folder`); nil: each scene file's own folder.
+    public var contentFolder: String?
 
     /// The management API (nil: off, the default).
     public var api: ManagementSettings?
@@ -136,6 +139,7 @@ public struct KioskPlan: Sendable, Equatable {
         if threads != other.threads { names.append("threads") }
         if script != other.script { names.append("input") }
         if api != other.api { names.append("api") }
+        if contentFolder != other.contentFolder { names.append("contentFolder") }
         return names
     }
 

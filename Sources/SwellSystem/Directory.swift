@@ -74,3 +74,40 @@ public func canonicalPath(_ path: String) -> String? {
     defer { systemFree(resolved) }
     return String(cString: resolved)
 }
+
+/// Where `path` lies with every symbolic link and `..` resolved, as `canonicalPath`, also when
+/// it does not exist (yet): its deepest folder that does, resolved, with the rest of its names
+/// after it (`..` taking one off). A link whose target is missing is followed all the same, so a
+/// dangling link lies where its target would. Nil when not even that resolves (a relative path
+/// in a working folder that was removed, links in a loop).
+public func resolvedLocation(_ path: String) -> String? {
+    resolvedLocation(path, links: 0)
+}
+
+private func resolvedLocation(_ path: String, links: Int) -> String? {
+    if let resolved = canonicalPath(path) { return resolved }
+    guard links < 40 else { return nil }
+    var head = path.split(separator: "/").map(String.init)
+    var rest: [String] = []
+    while let last = head.popLast() {
+        rest.insert(last, at: 0)
+        let folder = (path.hasPrefix("/") ? "/" : "") + head.joined(separator: "/")
+        guard let resolved = canonicalPath(folder.isEmpty ? "." : folder) else { continue }
+        let base = resolved == "/" ? "" : resolved
+        // The first name below it is missing, or a link whose target is: follow the link.
+        if let target = symbolicLinkContents(atPath: base + "/" + rest[0]) {
+            let below = rest.dropFirst().map { "/" + $0 }.joined()
+            return resolvedLocation((target.hasPrefix("/") ? target : base + "/" + target) + below, links: links + 1)
+        }
+        var names = base.split(separator: "/").map(String.init)
+        for name in rest where name != "." {
+            if name == ".." {
+                _ = names.popLast()
+            } else {
+                names.append(name)
+            }
+        }
+        return "/" + names.joined(separator: "/")
+    }
+    return nil
+}

@@ -25,9 +25,12 @@ import Testing
     @Test func aPlaylistWithAMissingItemIsRefusedNamingIt() throws {
         let folder = try temporaryFolder()
         let list = folder + "/list.json"
+        // Inside the playlist's folder: its content folder.
+        try FileManager.default.copyItem(
+            atPath: Self.examples + "/images/1-sunset.png", toPath: folder + "/1-sunset.png")
         try Data(
             """
-            {"format": "playlist/1", "items": [{"picture": "\(Self.examples)/images/1-sunset.png", "duration": 2},
+            {"format": "playlist/1", "items": [{"picture": "1-sunset.png", "duration": 2},
              {"page": "gone.json", "duration": 0}]}
             """.utf8
         ).write(to: URL(fileURLWithPath: list))
@@ -36,7 +39,7 @@ import Testing
         #expect(run.stderr.contains("$.items[1].duration: "), "\(run.stderr)")
         try Data(
             """
-            {"format": "playlist/1", "items": [{"picture": "\(Self.examples)/images/1-sunset.png", "duration": 2},
+            {"format": "playlist/1", "items": [{"picture": "1-sunset.png", "duration": 2},
              {"page": "gone.json", "duration": 1}]}
             """.utf8
         ).write(to: URL(fileURLWithPath: list))

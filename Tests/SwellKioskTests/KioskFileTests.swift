@@ -86,7 +86,7 @@ import Testing
         #expect(
             problems == [
                 "$.volume: unknown member; allowed here: format, outputs, span, driver, device, size, touch, clock, "
-                    + "power, threads, input, schedule",
+                    + "power, threads, input, schedule, api, contentFolder",
                 "$.outputs[0].colour: unknown member; allowed here: connector, mode, rotate, content, wall",
                 "$.outputs[2].connector: \"HDMI A\" is not a connector name such as HDMI-A-1, DP-2 or DSI-1 "
                     + "('swell displays' lists them)",
@@ -115,7 +115,7 @@ import Testing
         #expect(
             Self.problems(#"{"layers": [{"scene": "wave"}]}"#) == [
                 "$.layers: unknown member; allowed here: format, outputs, span, driver, device, size, touch, clock, "
-                    + "power, threads, input, schedule",
+                    + "power, threads, input, schedule, api, contentFolder",
                 "$: missing required member \"format\"",
                 "$: missing required member \"outputs\" (or \"span\"): what each display shows",
             ])

@@ -13,7 +13,7 @@ private func temporaryFile(_ bytes: [UInt8]) throws -> String {
     let file = FileDescriptor(rawValue: fd)
     try file.writeAll(bytes)
     file.close()
-    return String(cString: template)
+    return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
 @Test func aWholeFileIsReadByteForByte() throws {

@@ -76,6 +76,26 @@ import Testing
         #expect(canonicalPath(folder + "/scene.json")?.hasSuffix("/winter.json") == true)
     }
 
+    /// Where a path lies, its links and `..` resolved, also for a file not there yet and through
+    /// a link whose target is missing (what content confinement asks).
+    @Test func aPathsLocationFollowsLinksAlsoWhereNothingIsYet() throws {
+        let folder = try temporaryFolder()
+        defer { removeFolder(folder) }
+        try makeDirectory(folder + "/sub")
+        defer { _ = rmdir(folder + "/sub") }
+        let real = try #require(canonicalPath(folder))
+        let parent = String(real[..<real.lastIndex(of: "/")!])
+        #expect(resolvedLocation(folder + "/sub") == real + "/sub")
+        #expect(resolvedLocation(folder + "/sub/../new.txt") == real + "/new.txt")
+        #expect(symlink("/nonexistent-swell-target/x", folder + "/dangling") == 0)
+        #expect(resolvedLocation(folder + "/dangling") == "/nonexistent-swell-target/x")
+        #expect(resolvedLocation(folder + "/dangling/y.txt") == "/nonexistent-swell-target/x/y.txt")
+        #expect(symlink("../elsewhere.txt", folder + "/up") == 0)
+        #expect(resolvedLocation(folder + "/up") == parent + "/elsewhere.txt")
+        #expect(symlink("loop", folder + "/loop") == 0)
+        #expect(resolvedLocation(folder + "/loop") == nil)
+    }
+
     @Test func sortedNamesHidesDotFilesAndSaysWhyAFolderCannotBeRead() throws {
         let folder = try temporaryFolder()
         defer { removeFolder(folder) }

@@ -11,9 +11,10 @@ import SwellJSON
 /// `loadSceneFile`'s image loader for a layer of the page named `page`, and `loadVideo` its video
 /// loader (the request names the file as found from the page's folder). Every page's scenes share
 /// one `SceneContext`: one text service (fonts, fontconfig, glyph and shaped-line caches) for
-/// the text elements, buttons and counters of the whole graph.
+/// the text elements, buttons and counters of the whole graph. With `content`, every page and
+/// every file a page names must lie in that folder (`ContentRoot`); one outside is refused.
 public func loadPageGraph(
-    bytes: [UInt8], name: String, threads: Int = 1, read: (String) throws -> [UInt8],
+    bytes: [UInt8], name: String, threads: Int = 1, content: ContentRoot? = nil, read: (String) throws -> [UInt8],
     loadVideo: (SceneVideo.Request) throws -> SceneVideo = { _ in throw NoFileAccess() },
     loadImages: (String, String) throws -> SceneImages
 ) throws(SceneFileError) -> ScenePlayer {
@@ -34,7 +35,8 @@ public func loadPageGraph(
         }
         do {
             let player = try loadSceneFile(
-                bytes: pageBytes, name: page, threads: threads, context: context, readFile: read, loadVideo: loadVideo
+                bytes: pageBytes, name: page, threads: threads, context: context, content: content, readFile: read,
+                loadVideo: loadVideo
             ) { folder in try loadImages(page, folder) }
             players[page] = player
             for (index, target) in pageTargets(of: player) {
@@ -42,6 +44,8 @@ public func loadPageGraph(
                 let resolved = resolvePage(target, from: page)
                 if resolved == page {
                     problems.append("\(path): \"\(target)\" is this page; a page action must load another page")
+                } else if let content, !content.holds(resolved) {
+                    problems.append("\(path): \(content.outside(target, kind: "page"))")
                 } else {
                     queue.append((resolved, nil, path))
                 }
@@ -54,6 +58,7 @@ public func loadPageGraph(
         throw SceneFileError(file: name, problems: problems)
     }
     first.attach(pages: players, shown: name)
+    first.contentRoot = content
     return first
 }
 

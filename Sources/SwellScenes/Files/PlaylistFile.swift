@@ -102,16 +102,21 @@ public func isPlaylistDocument(_ bytes: [UInt8]) -> Bool {
 }
 
 /// Parses and validates a playlist file named `name` (its paths resolved against its folder);
-/// every problem found, each with its JSON path, in one error.
-public func parsePlaylistFile(bytes: [UInt8], name: String) throws(SceneFileError) -> PlaylistFile {
+/// every problem found, each with its JSON path, in one error. With `content`, an item's file
+/// outside that folder is one (`ContentRoot`).
+public func parsePlaylistFile(
+    bytes: [UInt8], name: String, content: ContentRoot? = nil
+) throws(SceneFileError) -> PlaylistFile {
     let root = JSONField(root: try parseDocument(bytes, name: name))
     var list = ProblemList()
-    let parsed = parsePlaylist(root, name: name, problems: &list)
+    let parsed = parsePlaylist(root, name: name, content: content, problems: &list)
     guard list.problems.isEmpty, let parsed else { throw SceneFileError(file: name, problems: list.problems) }
     return parsed
 }
 
-func parsePlaylist(_ root: JSONField, name: String, problems list: inout ProblemList) -> PlaylistFile? {
+func parsePlaylist(
+    _ root: JSONField, name: String, content: ContentRoot? = nil, problems list: inout ProblemList
+) -> PlaylistFile? {
     let before = list.problems.count
     guard list.check({ () throws(JSONFieldError) in try root.object() }) != nil else { return nil }
     _ = list.check { () throws(JSONFieldError) in
@@ -139,7 +144,9 @@ func parsePlaylist(_ root: JSONField, name: String, problems list: inout Problem
     var items: [PlaylistFile.Item] = []
     if let fields = list.check({ () throws(JSONFieldError) in try root["items"].array(count: 1...1000) }) {
         for (index, field) in fields.enumerated() {
-            if let item = list.check({ () throws(JSONFieldError) in try parseItem(field, index: index, from: name) }) {
+            if let item = list.check({ () throws(JSONFieldError) in
+                try parseItem(field, index: index, from: name, within: content)
+            }) {
                 items.append(item)
             }
         }
@@ -178,7 +185,9 @@ func parseTap(_ field: JSONField) throws(JSONFieldError) -> PlaylistFile.Tap {
     }
 }
 
-func parseItem(_ field: JSONField, index: Int, from name: String) throws(JSONFieldError) -> PlaylistFile.Item {
+func parseItem(
+    _ field: JSONField, index: Int, from name: String, within folder: ContentRoot? = nil
+) throws(JSONFieldError) -> PlaylistFile.Item {
     let object = try field.object()
     let kinds = ["page", "picture", "video"].filter { object[$0] != nil }
     guard kinds.count == 1 else {
@@ -194,6 +203,9 @@ func parseItem(_ field: JSONField, index: Int, from name: String) throws(JSONFie
     let file = try fileField.string()
     guard !file.isEmpty else { throw fileField.failure("expected a non-empty file name") }
     let resolved = resolvePage(file, from: name)
+    if let folder, !folder.holds(resolved) {
+        throw fileField.failure(folder.outside(file, kind: kind == "page" ? "page" : "file"))
+    }
     let content: PlaylistFile.Content
     switch kind {
     case "page": content = .page(resolved)

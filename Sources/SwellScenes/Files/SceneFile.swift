@@ -81,8 +81,10 @@ public struct SceneFile {
 /// renderer. `readFile(path)` reads a text element's `file`, named relative to the scene file
 /// `name` (see `loadTextFiles`). The scenes share `context` (its text service checks the fonts
 /// the file names and then sets every text of the page; `loadPageGraph` gives all pages one).
+/// With `content`, a file an element names outside that folder is refused before any is read.
 public func loadSceneFile(
     bytes: [UInt8], name: String, threads: Int = 1, context: SceneContext = SceneContext(),
+    content: ContentRoot? = nil,
     readFile: (String) throws -> [UInt8] = { _ in throw NoFileAccess() },
     loadVideo: (SceneVideo.Request) throws -> SceneVideo = { _ in throw NoFileAccess() },
     loadImages: (String) throws -> SceneImages
@@ -90,6 +92,10 @@ public func loadSceneFile(
     let root = try parseDocument(bytes, name: name)
     var list = ProblemList()
     let parsed = parseSceneFile(JSONField(root: root), fonts: FontCheck(text: context.text), problems: &list)
+    if let content, let parsed {
+        let outside = content.problems(in: parsed, name: name, root: root)
+        guard outside.isEmpty else { throw SceneFileError(file: name, problems: outside) }
+    }
     let file = parsed.map { resolvingTextFiles($0, from: name) }
     var media: [SceneMedia] = []
     if let file {

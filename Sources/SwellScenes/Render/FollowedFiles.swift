@@ -28,10 +28,15 @@ extension ScenePlayer {
 
     /// Reads each of `changed` that is a text file shown here with `read` and shows its new text
     /// on every element naming it. A file that does not load (deleted, unreadable, not UTF-8)
-    /// leaves the previous text on screen. Returns a line for the journal per file.
+    /// leaves the previous text on screen, and so does one that now lies outside `contentRoot`
+    /// (replaced by a link). Returns a line for the journal per file.
     public func takeUp(changedTextFiles changed: [String], read: (String) throws -> [UInt8]) -> [String] {
         let shown = textFiles
         return changed.filter(shown.contains).map { path in
+            if let folder = contentRoot, !folder.holds(path) {
+                return "\(path) changed but was not loaded (the previous text stays): it now lies outside the "
+                    + "content folder \(folder.path)"
+            }
             do {
                 showFileText(path, try TextFileContents.decode(read(path)))
                 return "\(path) changed: showing its new text"

@@ -19,6 +19,8 @@ public struct PlaylistLoaders: @unchecked Sendable {
     public var loadPicture: (String) throws -> SceneImages
     /// One line for the journal (an item skipped because it no longer loads).
     public var journal: (String) -> Void
+    /// The folder every item and every file its pages name must lie in (nil: anywhere).
+    public var content: ContentRoot?
 
     public init(
         read: @escaping (String) throws -> [UInt8],
@@ -43,7 +45,7 @@ public struct PlaylistLoaders: @unchecked Sendable {
 public func loadPlaylist(
     bytes: [UInt8], name: String, threads: Int = 1, loaders: PlaylistLoaders
 ) throws(SceneFileError) -> ScenePlayer {
-    let file = try parsePlaylistFile(bytes: bytes, name: name)
+    let file = try parsePlaylistFile(bytes: bytes, name: name, content: loaders.content)
     var problems: [String] = []
     var first: ScenePlayer?
     var files: [String] = []
@@ -62,6 +64,7 @@ public func loadPlaylist(
     let engine = PlaylistEngine(file: file, name: name, first: first, files: files, loaders: loaders)
     let player = ScenePlayer(layers: [PlaylistScene(engine: engine)], background: file.background, threads: threads)
     player.playlist = engine
+    player.contentRoot = loaders.content
     return player
 }
 
@@ -82,7 +85,7 @@ func makePlaylistItem(
         }
         do {
             return try loadPageGraph(
-                bytes: bytes, name: page, read: loaders.read, loadVideo: loaders.loadVideo,
+                bytes: bytes, name: page, content: loaders.content, read: loaders.read, loadVideo: loaders.loadVideo,
                 loadImages: loaders.loadImages)
         } catch {
             throw SceneFileError(file: "", problems: error.problems.map { "\(path): \($0)" })

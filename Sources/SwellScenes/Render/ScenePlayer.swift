@@ -77,6 +77,9 @@ public final class ScenePlayer {
     /// and each frame is the viewport's rectangle of it, the tile's size (nil: the surface is
     /// the whole screen). Touches are in canvas coordinates.
     public var viewport: Viewport?
+    /// The folder the files it shows were loaded from (`loadPageGraph`): a followed text file
+    /// that has since become a link to outside it is not taken up (`takeUp(changedTextFiles:)`).
+    public var contentRoot: ContentRoot?
     /// The screen a frame drawn into `surface` is laid out for: the canvas of a viewport, else
     /// the surface's size.
     public func screenSize(for surface: PixelSurface) -> FrameSize {

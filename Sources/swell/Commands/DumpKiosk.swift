@@ -45,7 +45,7 @@ struct KioskDump {
             since = now.since
         }
         if shown?.file != file || shown?.since != since {
-            let player = try loadScenePlayer(file)
+            let player = try loadScenePlayer(file, contentFolder: plan.contentFolder)
             player.use(WallClock(epochAtZero: since, fixedOffset: nil))
             shown = (file, since, player)
         }

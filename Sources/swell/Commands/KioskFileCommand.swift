@@ -18,7 +18,29 @@ func loadKioskPlan(_ path: String, checkingContents: Bool = true) throws -> Kios
     if let file = plan.scheduleFile {
         plan.schedule = try loadScheduleFile(file, outputs: scheduleOutputs(plan), checkingContents: checkingContents)
     }
+    if checkingContents, let folder = plan.contentFolder { try checkContentFolder(folder, of: plan, file: path) }
     return plan
+}
+
+/// A kiosk file's "contentFolder" must be a folder that holds every output's scene file (exit 66
+/// for a folder that is not there, 65 naming each scene outside it).
+func checkContentFolder(_ folder: String, of plan: KioskPlan, file: String) throws {
+    guard let path = canonicalPath(folder), isDirectory(atPath: path) else {
+        throw CommandFailure(ExitStatus.noInput, "\(file): $.contentFolder: \"\(folder)\": no such folder")
+    }
+    let content = ContentRoot(path: path, locate: { resolvedLocation($0) })
+    var paths: [String]
+    switch plan.layout {
+    case .outputs(let outputs): paths = outputs.indices.map { "$.outputs[\($0)].content" }
+    case .span: paths = ["$.span.content"]
+    }
+    let problems = zip(paths, plan.outputContents).compactMap { path, scene in
+        builtInScene(named: scene) != nil
+            ? nil : content.problem(at: path, given: scene, file: scene, kind: "scene file")
+    }
+    guard problems.isEmpty else {
+        throw CommandFailure(ExitStatus.dataError, KioskFileError(file: file, problems: problems).description)
+    }
 }
 
 /// Sets the process's time zone to the kiosk's (its schedule's "timeZone"), in which its
@@ -53,13 +75,13 @@ func scheduleOutputs(_ plan: KioskPlan) -> [String] {
 /// the DRM cards the kernel lists in /sys/class/drm (exit 64 for one it lacks, naming the card's);
 /// a machine with no card checks their spelling only, and says so.
 func checkKioskPlan(_ plan: KioskPlan, file: String) throws -> Int32 {
-    for content in plan.outputContents { _ = try loadScenePlayer(content) }
+    for content in plan.outputContents { _ = try loadScenePlayer(content, contentFolder: plan.contentFolder) }
     // What the schedule shows, loaded as the outputs' contents are.
     if let schedule = plan.schedule {
         var loaded: Set<String> = []
         for content in schedule.rules.map(\.content) + [schedule.defaultContent].compactMap({ $0 }) {
             guard case .file(let name) = content, loaded.insert(name).inserted else { continue }
-            _ = try loadScenePlayer(name)
+            _ = try loadScenePlayer(name, contentFolder: plan.contentFolder)
         }
     }
     if let script = plan.script { _ = try loadTouchScript(script) }

@@ -10,7 +10,7 @@ let runVerb = Verb(
     synopsis:
         "SCENE|FILE.json|--display CONNECTOR=FILE|--kiosk FILE [--check] [--output auto|drm|fbdev|memory] [--device PATH] [--connector NAME] [--mode WxH[@HZ]] "
         + "[--rotate 0|90|180|270] [--touch-matrix A,B,C,D,E,F] [--seconds S] [--threads N] [--input SCRIPT.json] "
-        + "[--screen-off-after S] [--canvas WxH --viewport X,Y,W,H] [--clock realtime [--epoch TIME] [--period S]] "
+        + "[--screen-off-after S] [--content-folder DIR] [--canvas WxH --viewport X,Y,W,H] [--clock realtime [--epoch TIME] [--period S]] "
         + "[--span A,B [--bezel PX] [--span-layout row|column | --span-at NAME=X,Y …]] [--touch DEVICE=OUTPUT …]",
     details: """
         --kiosk FILE runs a kiosk file (kiosk/1, see docs/kiosk.md and examples/kiosk.json): its
@@ -39,6 +39,10 @@ let runVerb = Verb(
         the console); a file that does not load is reported and the previous scene goes on. The
         other pages its buttons reach are followed too, and every text file a text element shows
         ("file"): a changed one changes only that text, one that no longer loads keeps the old.
+        Every file a scene reaches (a text element's file, a slideshow's folder, a video, a page
+        action's target, a playlist's items) must lie in the scene file's folder, links followed;
+        --content-folder DIR (a kiosk file's "contentFolder") widens that to DIR, which must hold
+        the scene files too.
         --touch-matrix corrects a touch screen that disagrees with its panel (measure it with
         'swell touch-test --calibrate').
         --input replays a touch script (touches/1, see examples/input/) in real time, on top of
@@ -72,6 +76,9 @@ let runVerb = Verb(
         .option("threads", "N", "render threads (default: one per core)"),
         .option("input", "SCRIPT.json", "replay a touch script in real time"),
         .option("screen-off-after", "S", "power the display down after S seconds without a touch; a touch wakes it"),
+        .option(
+            "content-folder", "DIR",
+            "the folder every file the scenes reach lies in, the scene files too (default: each scene file's folder)"),
         touchMatrixOption,
         .option(
             "display", "CONNECTOR=FILE",

@@ -18,6 +18,7 @@ func kioskPlan(from arguments: ParsedArguments) throws -> KioskPlan {
     plan.clock = try realtimeClockOption(arguments)
     plan.screenOffAfter = try positiveSecondsOption(arguments, "screen-off-after")
     plan.script = arguments["input"]
+    plan.contentFolder = arguments["content-folder"]
     plan.touch = try touchPlan(arguments, outputs: plan.connectors.compactMap { $0 })
     plan.api = try managementOption(arguments)
     return plan

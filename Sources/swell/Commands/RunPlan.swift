@@ -16,7 +16,9 @@ func runPlan(_ plan: KioskPlan, seconds: Double?, kioskFile: String? = nil) thro
     // The zone first, while this is the only thread.
     try useScheduleTimeZone(plan, file: kioskFile ?? "the kiosk")
     let threads = plan.threads ?? onlineCores()
-    let load = { (name: String) in try loadScenePlayer(name, threads: threads, videoPacing: .live) }
+    let load = { (name: String) in
+        try loadScenePlayer(name, threads: threads, videoPacing: .live, contentFolder: plan.contentFolder)
+    }
     // With a schedule, each output starts with what it chooses now.
     let wallAtStart = realtimeSeconds()
     let firstContents = plan.outputContents.indices.map { index in
@@ -117,6 +119,7 @@ func runPlan(_ plan: KioskPlan, seconds: Double?, kioskFile: String? = nil) thro
 
 /// The API's content folder: the kiosk's own, else the folder of the first output's scene file.
 private func apiContentFolder(_ plan: KioskPlan) throws -> String {
+    if let folder = plan.contentFolder { return folder }
     let content = plan.outputContents[0]
     guard builtInScene(named: content) == nil else {
         throw CommandFailure(

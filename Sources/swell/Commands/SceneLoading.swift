@@ -12,7 +12,13 @@ import SwellVideo
 /// scene file. Exit statuses: 66 unreadable file or image folder, 65 invalid scene file (a video
 /// that does not play among them). `videoPacing` says whether video elements wait for each
 /// picture (`.exact`: dumps and benchmarks) or drop the late ones (`.live`: a kiosk).
-func loadScenePlayer(_ argument: String, threads: Int = 1, videoPacing: VideoPacing = .exact) throws -> ScenePlayer {
+///
+/// Every file a scene file reaches must lie in `contentFolder` (a kiosk's "contentFolder", `swell
+/// run --content-folder`), the scene file too; without one, in the scene file's own folder
+/// (`ContentRoot`). A built-in scene's name has none.
+func loadScenePlayer(
+    _ argument: String, threads: Int = 1, videoPacing: VideoPacing = .exact, contentFolder: String? = nil
+) throws -> ScenePlayer {
     if let scene = builtInScene(named: argument) {
         var images = SceneImages.none
         if scene.parameters.contains(where: { $0.name == "folder" }) {
@@ -48,16 +54,20 @@ func loadScenePlayer(_ argument: String, threads: Int = 1, videoPacing: VideoPac
             "'\(argument)' is neither a built-in scene (\(builtInScenes.map(\.name).joined(separator: ", "))) nor a .json scene file"
         )
     }
+    // A content folder given must hold the scene file before it is read.
+    let given = try contentFolder.map { try sceneContentFolder(argument, given: $0) }
     let bytes: [UInt8]
     do {
         bytes = try readWholeFile(argument)
     } catch {
         throw CommandFailure(ExitStatus.noInput, "\(argument): cannot read: \(error)")
     }
+    let content = try given ?? sceneContentFolder(argument, given: nil)
     if isPlaylistDocument(bytes) {
         do {
             return try loadPlaylist(
-                bytes: bytes, name: argument, threads: threads, loaders: playlistLoaders(videoPacing: videoPacing))
+                bytes: bytes, name: argument, threads: threads,
+                loaders: playlistLoaders(videoPacing: videoPacing, content: content))
         } catch {
             throw CommandFailure(ExitStatus.dataError, error.description)
         }
@@ -65,11 +75,12 @@ func loadScenePlayer(_ argument: String, threads: Int = 1, videoPacing: VideoPac
     do {
         // Every page its buttons can reach is loaded and checked now (`loadPageGraph`).
         return try loadPageGraph(
-            bytes: bytes, name: argument, threads: threads, read: { try readWholeFile($0) },
+            bytes: bytes, name: argument, threads: threads, content: content,
+            read: { try readContentFile($0, in: content) },
             loadVideo: { try loadVideo($0, pacing: videoPacing) },
             loadImages: { page, folder in
                 let base = page.lastIndex(of: "/").map { String(page[...$0]) } ?? ""
-                return try loadImageFolder(folder.hasPrefix("/") ? folder : base + folder)
+                return try loadImageFolder(folder.hasPrefix("/") ? folder : base + folder, within: content)
             })
     } catch {
         throw CommandFailure(ExitStatus.dataError, error.description)
@@ -79,13 +90,14 @@ func loadScenePlayer(_ argument: String, threads: Int = 1, videoPacing: VideoPac
 /// What a playlist loads its items with (`loadPlaylist`): the files a page names, as `swell run`
 /// loads a page; a picture item's file checked now (its header) and decoded, reduced as far as it
 /// still covers the screen, when its turn is prepared. Called on the playlist's preparing thread.
-func playlistLoaders(videoPacing: VideoPacing) -> PlaylistLoaders {
-    PlaylistLoaders(
-        read: { try readWholeFile($0) },
+/// `content`: the folder every file must lie in (nil: anywhere).
+func playlistLoaders(videoPacing: VideoPacing, content: ContentRoot? = nil) -> PlaylistLoaders {
+    var loaders = PlaylistLoaders(
+        read: { try readContentFile($0, in: content) },
         loadVideo: { try loadVideo($0, pacing: videoPacing) },
         loadImages: { page, folder in
             let base = page.lastIndex(of: "/").map { String(page[...$0]) } ?? ""
-            return try loadImageFolder(folder.hasPrefix("/") ? folder : base + folder)
+            return try loadImageFolder(folder.hasPrefix("/") ? folder : base + folder, within: content)
         },
         loadPicture: { path in
             _ = try readPictureSize(path: path)
@@ -94,6 +106,40 @@ func playlistLoaders(videoPacing: VideoPacing) -> PlaylistLoaders {
             }
         },
         journal: { printError("swell: \($0)") })
+    loaders.content = content
+    return loaders
+}
+
+/// The folder every file the scene file `scene` reaches must lie in: `given` (which must hold the
+/// scene file itself), else the scene file's folder. Exit 66 when it cannot be found, 65 for a
+/// scene file outside it.
+func sceneContentFolder(_ scene: String, given: String?) throws -> ContentRoot {
+    let folder = given ?? (scene.lastIndex(of: "/").map { String(scene[...$0]) } ?? ".")
+    guard let path = canonicalPath(folder), isDirectory(atPath: path) else {
+        throw CommandFailure(ExitStatus.noInput, "content folder \(folder): no such folder")
+    }
+    let content = ContentRoot(path: path, locate: { resolvedLocation($0) })
+    if given != nil, !content.holds(scene) {
+        throw CommandFailure(
+            ExitStatus.dataError,
+            "\(scene) is outside the content folder \(path); show a scene file inside it, or name a content folder "
+                + "that holds it")
+    }
+    return content
+}
+
+/// A file that lay in the content folder when its scene was loaded and no longer does.
+struct OutsideContentFolder: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// A file a scene shows, read only when it lies in `content` (a page or text file that became a
+/// link to elsewhere since it was checked).
+func readContentFile(_ path: String, in content: ContentRoot?) throws -> [UInt8] {
+    if let content, !content.holds(path) {
+        throw OutsideContentFolder(description: "\(path) lies outside the content folder \(content.path)")
+    }
+    return try readWholeFile(path)
 }
 
 /// How a video element's pictures meet the scene clock.
@@ -175,19 +221,27 @@ struct ImageFolderError: Error, CustomStringConvertible {
 /// replaced while running) is reported on standard error and skipped; the show goes on. The
 /// slideshow lists the folder again at each change, so pictures can be added, removed and
 /// replaced while it runs.
-func loadImageFolder(_ folder: String, journal: (String) -> Void = { printError("swell: \($0)") }) throws
-    -> SceneImages
-{
+///
+/// With `content`, a picture that lies outside it (a link to elsewhere) is left out as well, when
+/// listed and when decoded.
+func loadImageFolder(
+    _ folder: String, within content: ContentRoot? = nil, journal: (String) -> Void = { printError("swell: \($0)") }
+) throws -> SceneImages {
+    let directory = folder.hasSuffix("/") ? folder : folder + "/"
+    let outside = { (name: String) in content.map { !$0.holds(directory + name) } ?? false }
     guard let listed = pictureNames(in: folder) else {
         throw ImageFolderError(description: "cannot open image folder '\(folder)': \(Errno.current.message)")
     }
     guard !listed.isEmpty else {
         throw ImageFolderError(description: "no pictures (.png, .jpg, .jpeg) in folder '\(folder)'")
     }
-    let directory = folder.hasSuffix("/") ? folder : folder + "/"
     var names: [String] = []
     var refused: [String] = []
     for name in listed {
+        if let content, outside(name) {
+            refused.append("\(directory + name): it lies outside the content folder \(content.path)")
+            continue
+        }
         do {
             _ = try readPictureSize(path: directory + name)
             names.append(name)
@@ -204,13 +258,16 @@ func loadImageFolder(_ folder: String, journal: (String) -> Void = { printError(
         names: names,
         decode: { name, size in
             do {
+                if outside(name) {
+                    throw OutsideContentFolder(description: "\(directory + name): it lies outside the content folder")
+                }
                 return try readPicture(path: directory + name, covering: (size.width, size.height))
             } catch {
                 printError("swell: skipping \(error); the slideshow goes on without it")
                 throw error
             }
         },
-        relist: { pictureNames(in: folder) },
+        relist: { pictureNames(in: folder)?.filter { !outside($0) } },
         version: { name in fileVersion(path: directory + name) })
 }
 
