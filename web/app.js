@@ -151,7 +151,7 @@ function showStatus(status) {
     $('.shows', article).textContent = output.shows ?? '—';
     const o = output.override;
     $('.why', article).textContent = o
-      ? `chosen here, until ${o.until == null ? 'the next schedule change' : time(o.until)}`
+      ? (o.until == null ? 'chosen here, until another is chosen' : `chosen here, until ${time(o.until)}`)
       : output.rule ? `schedule rule “${output.rule}”` : 'the kiosk file';
     const ft = output.frameTime;
     const ms = (value) => (value == null ? '—' : `${value.toFixed(1)} ms`);

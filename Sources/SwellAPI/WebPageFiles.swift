@@ -2,475 +2,466 @@
 enum WebPageFiles {
     /// URL path → (Content-Type, body).
     static let files: [String: (contentType: String, body: String)] = [
-        "/": (
-            "text/html; charset=utf-8",
-            #"""
-            <!doctype html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>Swell kiosk</title>
-            <link rel="icon" href="data:,">
-            <link rel="stylesheet" href="app.css">
-            <script src="app.js" defer></script>
-            </head>
-            <body>
-            <header>
-              <h1>Swell kiosk</h1>
-              <button id="logout" type="button" hidden>Log out</button>
-            </header>
-            <p id="message" role="status" aria-live="polite" hidden></p>
+        "/": ("text/html; charset=utf-8", #"""
+<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Swell kiosk</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="app.css">
+<script src="app.js" defer></script>
+</head>
+<body>
+<header>
+  <h1>Swell kiosk</h1>
+  <button id="logout" type="button" hidden>Log out</button>
+</header>
+<p id="message" role="status" aria-live="polite" hidden></p>
 
-            <form id="login-form" class="panel">
-              <h2>Log in</h2>
-              <p>Enter an access token made on the kiosk with <code>swell token add NAME --tokens FILE</code>.</p>
-              <label for="token">Access token</label>
-              <input id="token" name="token" type="password" autocomplete="current-password" required>
-              <button id="login" type="submit">Log in</button>
-            </form>
+<form id="login-form" class="panel">
+  <h2>Log in</h2>
+  <p>Enter an access token made on the kiosk with <code>swell token add NAME --tokens FILE</code>.</p>
+  <label for="token">Access token</label>
+  <input id="token" name="token" type="password" autocomplete="current-password" required>
+  <button id="login" type="submit">Log in</button>
+</form>
 
-            <main id="app" hidden>
-              <section aria-labelledby="status-title">
-                <h2 id="status-title">Status</h2>
-                <dl id="status" class="figures"></dl>
-              </section>
+<main id="app" hidden>
+  <section aria-labelledby="status-title">
+    <h2 id="status-title">Status</h2>
+    <dl id="status" class="figures"></dl>
+  </section>
 
-              <section aria-labelledby="outputs-title">
-                <h2 id="outputs-title">Outputs</h2>
-                <div id="outputs"></div>
-              </section>
+  <section aria-labelledby="outputs-title">
+    <h2 id="outputs-title">Outputs</h2>
+    <div id="outputs"></div>
+  </section>
 
-              <section aria-labelledby="content-title">
-                <h2 id="content-title">Content folder <span id="folder" class="muted"></span></h2>
-                <div id="drop" class="panel">
-                  <p>Drop files here to upload them, or</p>
-                  <label for="upload" class="button">Choose files…</label>
-                  <input id="upload" type="file" multiple>
-                </div>
-                <div class="table">
-                  <table id="files">
-                    <thead><tr><th scope="col">File</th><th scope="col">Size</th><th scope="col">Modified</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-                    <tbody></tbody>
-                  </table>
-                </div>
-              </section>
-            </main>
+  <section aria-labelledby="content-title">
+    <h2 id="content-title">Content folder <span id="folder" class="muted"></span></h2>
+    <div id="drop" class="panel">
+      <p>Drop files here to upload them, or</p>
+      <label for="upload" class="button">Choose files…</label>
+      <input id="upload" type="file" multiple>
+    </div>
+    <div class="table">
+      <table id="files">
+        <thead><tr><th scope="col">File</th><th scope="col">Size</th><th scope="col">Modified</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+        <tbody></tbody>
+      </table>
+    </div>
+  </section>
+</main>
 
-            <template id="output-card">
-              <article class="output panel">
-                <h3><span class="connector"></span> <span class="mode muted"></span></h3>
-                <img class="screenshot" alt="">
-                <dl class="figures">
-                  <dt>Shows</dt><dd class="shows"></dd>
-                  <dt>Why</dt><dd class="why"></dd>
-                  <dt>Frames</dt><dd class="frames"></dd>
-                  <dt>Power</dt><dd class="power"></dd>
-                </dl>
-                <div class="controls">
-                  <label>Page <select class="content"></select></label>
-                  <label title="Leave empty to show it until the next schedule change">For <input class="for" type="number" min="1" step="1" inputmode="numeric" placeholder="optional"> seconds</label>
-                  <button class="show" type="button">Show</button>
-                  <button class="off" type="button">Turn off</button>
-                  <button class="on" type="button">Turn on</button>
-                </div>
-              </article>
-            </template>
-            </body>
-            </html>
+<template id="output-card">
+  <article class="output panel">
+    <h3><span class="connector"></span> <span class="mode muted"></span></h3>
+    <img class="screenshot" alt="">
+    <dl class="figures">
+      <dt>Shows</dt><dd class="shows"></dd>
+      <dt>Why</dt><dd class="why"></dd>
+      <dt>Frames</dt><dd class="frames"></dd>
+      <dt>Power</dt><dd class="power"></dd>
+    </dl>
+    <div class="controls">
+      <label>Page <select class="content"></select></label>
+      <label title="Leave empty to show it until the next schedule change">For <input class="for" type="number" min="1" step="1" inputmode="numeric" placeholder="optional"> seconds</label>
+      <button class="show" type="button">Show</button>
+      <button class="off" type="button">Turn off</button>
+      <button class="on" type="button">Turn on</button>
+    </div>
+  </article>
+</template>
+</body>
+</html>
 
-            """#
-        ),
-        "/app.js": (
-            "text/javascript; charset=utf-8",
-            #"""
-            // Swell kiosk management page: plain JavaScript, no build step, no outside resources.
-            'use strict';
+"""#),
+        "/app.js": ("text/javascript; charset=utf-8", #"""
+// Swell kiosk management page: plain JavaScript, no build step, no outside resources.
+'use strict';
 
-            const $ = (selector, root = document) => root.querySelector(selector);
-            const TOKEN_KEY = 'swell-token';
-            const REFRESH_MS = 2000;
+const $ = (selector, root = document) => root.querySelector(selector);
+const TOKEN_KEY = 'swell-token';
+const REFRESH_MS = 2000;
 
-            let token = sessionStorage.getItem(TOKEN_KEY) || '';
-            let pages = [];        // the content folder's .json files, for the pickers
-            let timer = null;
-            let generation = 0;     // of loop(): only the latest schedules the next refresh
-            let ticks = 0;
-            const screenshotURLs = new Map();  // connector → object URL shown now
+let token = sessionStorage.getItem(TOKEN_KEY) || '';
+let pages = [];        // the content folder's .json files, for the pickers
+let timer = null;
+let generation = 0;     // of loop(): only the latest schedules the next refresh
+let ticks = 0;
+const screenshotURLs = new Map();  // connector → object URL shown now
 
-            class AuthError extends Error {}
+class AuthError extends Error {}
 
-            function say(text, kind = 'info') {
-              const box = $('#message');
-              box.textContent = text;
-              box.className = kind;
-              box.hidden = !text;
-            }
+function say(text, kind = 'info') {
+  const box = $('#message');
+  box.textContent = text;
+  box.className = kind;
+  box.hidden = !text;
+}
 
-            // One API call with the token; throws an Error whose message is the problem's detail.
-            async function api(method, path, body) {
-              const headers = { Authorization: 'Bearer ' + token };
-              let payload;
-              if (body instanceof Blob) {
-                payload = body;
-                headers['Content-Type'] = body.type || 'application/octet-stream';
-              } else if (body !== undefined) {
-                payload = JSON.stringify(body);
-                headers['Content-Type'] = 'application/json';
-              }
-              let response;
-              try {
-                response = await fetch(path, { method, headers, body: payload, cache: 'no-store' });
-              } catch {
-                throw new Error('The kiosk cannot be reached.');
-              }
-              if (response.status === 401) {
-                logout('The token was not accepted: log in again.');
-                throw new AuthError('not logged in');
-              }
-              if (!response.ok) {
-                let detail = `${response.status} ${response.statusText}`;
-                try {
-                  const problem = await response.json();
-                  detail = problem.detail || problem.title || detail;
-                } catch { /* not JSON: keep the status line */ }
-                throw new Error(detail);
-              }
-              return response;
-            }
+// One API call with the token; throws an Error whose message is the problem's detail.
+async function api(method, path, body) {
+  const headers = { Authorization: 'Bearer ' + token };
+  let payload;
+  if (body instanceof Blob) {
+    payload = body;
+    headers['Content-Type'] = body.type || 'application/octet-stream';
+  } else if (body !== undefined) {
+    payload = JSON.stringify(body);
+    headers['Content-Type'] = 'application/json';
+  }
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: payload, cache: 'no-store' });
+  } catch {
+    throw new Error('The kiosk cannot be reached.');
+  }
+  if (response.status === 401) {
+    logout('The token was not accepted: log in again.');
+    throw new AuthError('not logged in');
+  }
+  if (!response.ok) {
+    let detail = `${response.status} ${response.statusText}`;
+    try {
+      const problem = await response.json();
+      detail = problem.detail || problem.title || detail;
+    } catch { /* not JSON: keep the status line */ }
+    throw new Error(detail);
+  }
+  return response;
+}
 
-            const json = async (method, path, body) => (await api(method, path, body)).json();
-            const encodePath = (path) => path.split('/').map(encodeURIComponent).join('/');
+const json = async (method, path, body) => (await api(method, path, body)).json();
+const encodePath = (path) => path.split('/').map(encodeURIComponent).join('/');
 
-            function bytes(n) {
-              const units = ['B', 'kB', 'MB', 'GB', 'TB'];
-              let i = 0;
-              while (n >= 1000 && i < units.length - 1) { n /= 1000; i++; }
-              return `${i ? n.toFixed(1) : n} ${units[i]}`;
-            }
+function bytes(n) {
+  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+  let i = 0;
+  while (n >= 1000 && i < units.length - 1) { n /= 1000; i++; }
+  return `${i ? n.toFixed(1) : n} ${units[i]}`;
+}
 
-            function duration(seconds) {
-              const s = Math.floor(seconds), d = Math.floor(s / 86400), h = Math.floor(s / 3600) % 24, m = Math.floor(s / 60) % 60;
-              return d ? `${d} d ${h} h` : h ? `${h} h ${m} min` : m ? `${m} min ${s % 60} s` : `${s} s`;
-            }
+function duration(seconds) {
+  const s = Math.floor(seconds), d = Math.floor(s / 86400), h = Math.floor(s / 3600) % 24, m = Math.floor(s / 60) % 60;
+  return d ? `${d} d ${h} h` : h ? `${h} h ${m} min` : m ? `${m} min ${s % 60} s` : `${s} s`;
+}
 
-            // Today's times as a time, others as a date; the whole date and time is the cell's title.
-            function day(epoch) {
-              const date = new Date(epoch * 1000), today = new Date().toDateString() === date.toDateString();
-              return date.toLocaleString(undefined, today ? { timeStyle: 'short' } : { dateStyle: 'medium' });
-            }
+// Today's times as a time, others as a date; the whole date and time is the cell's title.
+function day(epoch) {
+  const date = new Date(epoch * 1000), today = new Date().toDateString() === date.toDateString();
+  return date.toLocaleString(undefined, today ? { timeStyle: 'short' } : { dateStyle: 'medium' });
+}
 
-            const time = (epoch) => new Date(epoch * 1000).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
+const time = (epoch) => new Date(epoch * 1000).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
 
-            function figures(dl, pairs) {
-              dl.replaceChildren(...pairs.map(([name, value]) => {
-                const pair = document.createElement('div'), dt = document.createElement('dt'), dd = document.createElement('dd');
-                dt.textContent = name;
-                dd.textContent = value;
-                pair.append(dt, dd);
-                return pair;
-              }));
-            }
+function figures(dl, pairs) {
+  dl.replaceChildren(...pairs.map(([name, value]) => {
+    const pair = document.createElement('div'), dt = document.createElement('dt'), dd = document.createElement('dd');
+    dt.textContent = name;
+    dd.textContent = value;
+    pair.append(dt, dd);
+    return pair;
+  }));
+}
 
-            // --- status and outputs ---
+// --- status and outputs ---
 
-            function card(connector) {
-              let article = document.querySelector(`.output[data-connector="${CSS.escape(connector)}"]`);
-              if (article) return article;
-              article = $('#output-card').content.firstElementChild.cloneNode(true);
-              article.dataset.connector = connector;
-              $('.connector', article).textContent = connector;
-              $('.screenshot', article).alt = `What ${connector} shows now`;
-              $('.show', article).setAttribute('aria-label', `Show the chosen page on ${connector}`);
-              $('.off', article).setAttribute('aria-label', `Turn ${connector} off`);
-              $('.on', article).setAttribute('aria-label', `Turn ${connector} on`);
-              const target = () => ({ output: connector });
-              $('.show', article).addEventListener('click', () => act(async () => {
-                const content = $('.content', article).value;
-                if (!content) throw new Error('Choose a page to show.');
-                const body = { ...target(), content };
-                const seconds = $('.for', article).value.trim();
-                if (seconds) body.for = Number(seconds);
-                const answer = await json('POST', 'api/v1/show', body);
-                say(`${answer.output ?? connector} shows ${answer.shows}.`);
-              }));
-              $('.off', article).addEventListener('click', () => act(async () => {
-                await json('POST', 'api/v1/display/off', target());
-                say(`${connector} is off.`);
-              }));
-              $('.on', article).addEventListener('click', () => act(async () => {
-                await json('POST', 'api/v1/display/on', target());
-                say(`${connector} is on.`);
-              }));
-              $('#outputs').append(article);
-              return article;
-            }
+function card(connector) {
+  let article = document.querySelector(`.output[data-connector="${CSS.escape(connector)}"]`);
+  if (article) return article;
+  article = $('#output-card').content.firstElementChild.cloneNode(true);
+  article.dataset.connector = connector;
+  $('.connector', article).textContent = connector;
+  $('.screenshot', article).alt = `What ${connector} shows now`;
+  $('.show', article).setAttribute('aria-label', `Show the chosen page on ${connector}`);
+  $('.off', article).setAttribute('aria-label', `Turn ${connector} off`);
+  $('.on', article).setAttribute('aria-label', `Turn ${connector} on`);
+  const target = () => ({ output: connector });
+  $('.show', article).addEventListener('click', () => act(async () => {
+    const content = $('.content', article).value;
+    if (!content) throw new Error('Choose a page to show.');
+    const body = { ...target(), content };
+    const seconds = $('.for', article).value.trim();
+    if (seconds) body.for = Number(seconds);
+    const answer = await json('POST', 'api/v1/show', body);
+    say(`${answer.output ?? connector} shows ${answer.shows}.`);
+  }));
+  $('.off', article).addEventListener('click', () => act(async () => {
+    await json('POST', 'api/v1/display/off', target());
+    say(`${connector} is off.`);
+  }));
+  $('.on', article).addEventListener('click', () => act(async () => {
+    await json('POST', 'api/v1/display/on', target());
+    say(`${connector} is on.`);
+  }));
+  $('#outputs').append(article);
+  return article;
+}
 
-            function fillPicker(select, shows) {
-              const chosen = select.dataset.touched ? select.value : shows;
-              const names = pages.includes(chosen) || !chosen ? pages : [chosen, ...pages];
-              if (select.dataset.names !== names.join('\n')) {
-                select.replaceChildren(...names.map((name) => new Option(name, name)));
-                select.dataset.names = names.join('\n');
-              }
-              select.value = chosen || '';
-              if (!select.dataset.listening) {
-                select.addEventListener('change', () => { select.dataset.touched = '1'; });
-                select.dataset.listening = '1';
-              }
-            }
+function fillPicker(select, shows) {
+  const chosen = select.dataset.touched ? select.value : shows;
+  const names = pages.includes(chosen) || !chosen ? pages : [chosen, ...pages];
+  if (select.dataset.names !== names.join('\n')) {
+    select.replaceChildren(...names.map((name) => new Option(name, name)));
+    select.dataset.names = names.join('\n');
+  }
+  select.value = chosen || '';
+  if (!select.dataset.listening) {
+    select.addEventListener('change', () => { select.dataset.touched = '1'; });
+    select.dataset.listening = '1';
+  }
+}
 
-            function showStatus(status) {
-              figures($('#status'), [
-                ['Version', status.version],
-                ['CPU', status.cpu],
-                ['Up', duration(status.uptime)],
-                ['Disk free', status.disk ? `${bytes(status.disk.free)} of ${bytes(status.disk.total)}` : '—'],
-                ['Temperature', status.temperature == null ? '—' : `${status.temperature.toFixed(1)} °C`],
-              ]);
-              $('#folder').textContent = status.contentFolder ?? '';
-              const seen = new Set();
-              for (const output of status.outputs) {
-                seen.add(output.connector);
-                const article = card(output.connector);
-                $('.mode', article).textContent = output.mode + (output.rotation ? `, turned ${output.rotation}°` : '');
-                $('.shows', article).textContent = output.shows ?? '—';
-                const o = output.override;
-                $('.why', article).textContent = o
-                  ? `chosen here, until ${o.until == null ? 'the next schedule change' : time(o.until)}`
-                  : output.rule ? `schedule rule “${output.rule}”` : 'the kiosk file';
-                const ft = output.frameTime;
-                const ms = (value) => (value == null ? '—' : `${value.toFixed(1)} ms`);
-                $('.frames', article).textContent = `${output.frames}` + (ft ? ` · p50 ${ms(ft.p50)} · p99 ${ms(ft.p99)}` : '');
-                $('.power', article).textContent = output.power;
-                article.classList.toggle('is-off', output.power === 'off');
-                fillPicker($('.content', article), output.shows);
-              }
-              for (const article of document.querySelectorAll('.output')) {
-                if (!seen.has(article.dataset.connector)) article.remove();
-              }
-            }
+function showStatus(status) {
+  figures($('#status'), [
+    ['Version', status.version],
+    ['CPU', status.cpu],
+    ['Up', duration(status.uptime)],
+    ['Disk free', status.disk ? `${bytes(status.disk.free)} of ${bytes(status.disk.total)}` : '—'],
+    ['Temperature', status.temperature == null ? '—' : `${status.temperature.toFixed(1)} °C`],
+  ]);
+  $('#folder').textContent = status.contentFolder ?? '';
+  const seen = new Set();
+  for (const output of status.outputs) {
+    seen.add(output.connector);
+    const article = card(output.connector);
+    $('.mode', article).textContent = output.mode + (output.rotation ? `, turned ${output.rotation}°` : '');
+    $('.shows', article).textContent = output.shows ?? '—';
+    const o = output.override;
+    $('.why', article).textContent = o
+      ? (o.until == null ? 'chosen here, until another is chosen' : `chosen here, until ${time(o.until)}`)
+      : output.rule ? `schedule rule “${output.rule}”` : 'the kiosk file';
+    const ft = output.frameTime;
+    const ms = (value) => (value == null ? '—' : `${value.toFixed(1)} ms`);
+    $('.frames', article).textContent = `${output.frames}` + (ft ? ` · p50 ${ms(ft.p50)} · p99 ${ms(ft.p99)}` : '');
+    $('.power', article).textContent = output.power;
+    article.classList.toggle('is-off', output.power === 'off');
+    fillPicker($('.content', article), output.shows);
+  }
+  for (const article of document.querySelectorAll('.output')) {
+    if (!seen.has(article.dataset.connector)) article.remove();
+  }
+}
 
-            async function refreshScreenshot(article) {
-              const connector = article.dataset.connector;
-              const blob = await (await api('GET', `api/v1/outputs/${encodeURIComponent(connector)}/screenshot.png`)).blob();
-              const url = URL.createObjectURL(blob);
-              const img = $('.screenshot', article);
-              await new Promise((resolve) => {
-                img.onload = img.onerror = resolve;
-                img.src = url;
-              });
-              const old = screenshotURLs.get(connector);
-              if (old) URL.revokeObjectURL(old);
-              screenshotURLs.set(connector, url);
-            }
+async function refreshScreenshot(article) {
+  const connector = article.dataset.connector;
+  const blob = await (await api('GET', `api/v1/outputs/${encodeURIComponent(connector)}/screenshot.png`)).blob();
+  const url = URL.createObjectURL(blob);
+  const img = $('.screenshot', article);
+  await new Promise((resolve) => {
+    img.onload = img.onerror = resolve;
+    img.src = url;
+  });
+  const old = screenshotURLs.get(connector);
+  if (old) URL.revokeObjectURL(old);
+  screenshotURLs.set(connector, url);
+}
 
-            async function refresh() {
-              if (++ticks % 5 === 0) await refreshFiles();  // someone else may have changed the folder
-              showStatus(await json('GET', 'api/v1/status'));
-              await Promise.all([...document.querySelectorAll('.output')].map(refreshScreenshot));
-            }
+async function refresh() {
+  if (++ticks % 5 === 0) await refreshFiles();  // someone else may have changed the folder
+  showStatus(await json('GET', 'api/v1/status'));
+  await Promise.all([...document.querySelectorAll('.output')].map(refreshScreenshot));
+}
 
-            // Refreshes now and every REFRESH_MS; a call while a refresh is under way takes over from it.
-            function loop() {
-              const mine = ++generation;
-              clearTimeout(timer);
-              refresh()
-                .catch((error) => { if (!(error instanceof AuthError)) say(error.message, 'error'); })
-                .finally(() => { if (token && mine === generation) timer = setTimeout(loop, REFRESH_MS); });
-            }
+// Refreshes now and every REFRESH_MS; a call while a refresh is under way takes over from it.
+function loop() {
+  const mine = ++generation;
+  clearTimeout(timer);
+  refresh()
+    .catch((error) => { if (!(error instanceof AuthError)) say(error.message, 'error'); })
+    .finally(() => { if (token && mine === generation) timer = setTimeout(loop, REFRESH_MS); });
+}
 
-            // Runs a button's action, shows its error, and refreshes at once.
-            async function act(action) {
-              try {
-                await action();
-              } catch (error) {
-                if (!(error instanceof AuthError)) say(error.message, 'error');
-                return;
-              }
-              loop();
-            }
+// Runs a button's action, shows its error, and refreshes at once.
+async function act(action) {
+  try {
+    await action();
+  } catch (error) {
+    if (!(error instanceof AuthError)) say(error.message, 'error');
+    return;
+  }
+  loop();
+}
 
-            // --- content folder ---
+// --- content folder ---
 
-            async function refreshFiles() {
-              const listing = await json('GET', 'api/v1/content/');
-              $('#folder').textContent = listing.folder;
-              pages = listing.files.map((f) => f.path).filter((p) => p.endsWith('.json'));
-              $('#files tbody').replaceChildren(...listing.files.map((file) => {
-                const row = document.createElement('tr');
-                row.dataset.path = file.path;
-                for (const text of [file.path, bytes(file.size), day(file.modified)]) {
-                  const cell = row.insertCell();
-                  cell.textContent = text;
-                }
-                row.cells[2].title = time(file.modified);
-                const remove = document.createElement('button');
-                remove.type = 'button';
-                remove.className = 'delete';
-                remove.textContent = 'Delete';
-                remove.setAttribute('aria-label', `Delete ${file.path}`);
-                remove.addEventListener('click', () => act(async () => {
-                  if (!confirm(`Delete ${file.path}?`)) return;
-                  await api('DELETE', `api/v1/content/${encodePath(file.path)}`);
-                  say(`Deleted ${file.path}.`);
-                  await refreshFiles();
-                }));
-                row.insertCell().append(remove);
-                return row;
-              }));
-              for (const article of document.querySelectorAll('.output')) {
-                fillPicker($('.content', article), $('.shows', article).textContent);
-              }
-            }
+async function refreshFiles() {
+  const listing = await json('GET', 'api/v1/content/');
+  $('#folder').textContent = listing.folder;
+  pages = listing.files.map((f) => f.path).filter((p) => p.endsWith('.json'));
+  $('#files tbody').replaceChildren(...listing.files.map((file) => {
+    const row = document.createElement('tr');
+    row.dataset.path = file.path;
+    for (const text of [file.path, bytes(file.size), day(file.modified)]) {
+      const cell = row.insertCell();
+      cell.textContent = text;
+    }
+    row.cells[2].title = time(file.modified);
+    const remove = document.createElement('button');
+    remove.type = 'button';
+    remove.className = 'delete';
+    remove.textContent = 'Delete';
+    remove.setAttribute('aria-label', `Delete ${file.path}`);
+    remove.addEventListener('click', () => act(async () => {
+      if (!confirm(`Delete ${file.path}?`)) return;
+      await api('DELETE', `api/v1/content/${encodePath(file.path)}`);
+      say(`Deleted ${file.path}.`);
+      await refreshFiles();
+    }));
+    row.insertCell().append(remove);
+    return row;
+  }));
+  for (const article of document.querySelectorAll('.output')) {
+    fillPicker($('.content', article), $('.shows', article).textContent);
+  }
+}
 
-            async function upload(files) {
-              for (const file of files) {
-                try {
-                  const response = await api('PUT', `api/v1/content/${encodeURIComponent(file.name)}`, file);
-                  say(`${response.status === 201 ? 'Uploaded' : 'Replaced'} ${file.name}.`);
-                } catch (error) {
-                  if (!(error instanceof AuthError)) say(`${file.name}: ${error.message}`, 'error');
-                  break;
-                }
-              }
-              await refreshFiles().catch((error) => say(error.message, 'error'));
-            }
+async function upload(files) {
+  for (const file of files) {
+    try {
+      const response = await api('PUT', `api/v1/content/${encodeURIComponent(file.name)}`, file);
+      say(`${response.status === 201 ? 'Uploaded' : 'Replaced'} ${file.name}.`);
+    } catch (error) {
+      if (!(error instanceof AuthError)) say(`${file.name}: ${error.message}`, 'error');
+      break;
+    }
+  }
+  await refreshFiles().catch((error) => say(error.message, 'error'));
+}
 
-            // --- login ---
+// --- login ---
 
-            function logout(why = '') {
-              token = '';
-              sessionStorage.removeItem(TOKEN_KEY);
-              clearTimeout(timer);
-              for (const url of screenshotURLs.values()) URL.revokeObjectURL(url);
-              screenshotURLs.clear();
-              $('#outputs').replaceChildren();
-              $('#app').hidden = true;
-              $('#logout').hidden = true;
-              $('#login-form').hidden = false;
-              say(why, why ? 'error' : 'info');
-              $('#token').focus();
-            }
+function logout(why = '') {
+  token = '';
+  sessionStorage.removeItem(TOKEN_KEY);
+  clearTimeout(timer);
+  for (const url of screenshotURLs.values()) URL.revokeObjectURL(url);
+  screenshotURLs.clear();
+  $('#outputs').replaceChildren();
+  $('#app').hidden = true;
+  $('#logout').hidden = true;
+  $('#login-form').hidden = false;
+  say(why, why ? 'error' : 'info');
+  $('#token').focus();
+}
 
-            async function start() {
-              try {
-                await refreshFiles();
-              } catch (error) {
-                if (!(error instanceof AuthError)) say(error.message, 'error');
-                return;
-              }
-              $('#login-form').hidden = true;
-              $('#app').hidden = false;
-              $('#logout').hidden = false;
-              loop();
-            }
+async function start() {
+  try {
+    await refreshFiles();
+  } catch (error) {
+    if (!(error instanceof AuthError)) say(error.message, 'error');
+    return;
+  }
+  $('#login-form').hidden = true;
+  $('#app').hidden = false;
+  $('#logout').hidden = false;
+  loop();
+}
 
-            $('#login-form').addEventListener('submit', (event) => {
-              event.preventDefault();
-              token = $('#token').value.trim();
-              sessionStorage.setItem(TOKEN_KEY, token);
-              $('#token').value = '';
-              say('');
-              start();
-            });
-            $('#logout').addEventListener('click', () => logout());
+$('#login-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  token = $('#token').value.trim();
+  sessionStorage.setItem(TOKEN_KEY, token);
+  $('#token').value = '';
+  say('');
+  start();
+});
+$('#logout').addEventListener('click', () => logout());
 
-            const drop = $('#drop');
-            drop.addEventListener('dragover', (event) => { event.preventDefault(); drop.classList.add('over'); });
-            drop.addEventListener('dragleave', () => drop.classList.remove('over'));
-            drop.addEventListener('drop', (event) => {
-              event.preventDefault();
-              drop.classList.remove('over');
-              upload([...event.dataTransfer.files]);
-            });
-            $('#upload').addEventListener('change', (event) => {
-              upload([...event.target.files]);
-              event.target.value = '';
-            });
+const drop = $('#drop');
+drop.addEventListener('dragover', (event) => { event.preventDefault(); drop.classList.add('over'); });
+drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+drop.addEventListener('drop', (event) => {
+  event.preventDefault();
+  drop.classList.remove('over');
+  upload([...event.dataTransfer.files]);
+});
+$('#upload').addEventListener('change', (event) => {
+  upload([...event.target.files]);
+  event.target.value = '';
+});
 
-            if (token) start();
+if (token) start();
 
-            """#
-        ),
-        "/app.css": (
-            "text/css; charset=utf-8",
-            #"""
-            /* Swell kiosk management page. System fonts only: the kiosk may be offline. */
-            :root {
-              color-scheme: light dark;
-              --bg: #f4f5f7; --panel: #ffffff; --text: #1c1c1e; --muted: #62656b; --line: #d8dbe0;
-              --accent: #1f6feb; --accent-text: #ffffff; --error: #b42318; --error-bg: #fdecea; --ok-bg: #e8f3ff;
-              font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
-              line-height: 1.45;
-            }
-            @media (prefers-color-scheme: dark) {
-              :root {
-                --bg: #151619; --panel: #1f2125; --text: #ececef; --muted: #a0a4ab; --line: #33363c;
-                --accent: #4c8dff; --error: #ff8a80; --error-bg: #3a1f1d; --ok-bg: #1b2a40;
-              }
-            }
-            * { box-sizing: border-box; }
-            [hidden] { display: none !important; }
-            body { margin: 0 auto; max-width: 80rem; padding: 0 1rem 2rem; background: var(--bg); color: var(--text); }
-            header { display: flex; align-items: center; justify-content: space-between; padding: 0.75rem 0; }
-            h1 { font-size: 1.4rem; margin: 0; }
-            h2 { font-size: 1.1rem; margin: 0 0 0.5rem; }
-            main > section { margin-bottom: 1.5rem; }
-            h3 { font-size: 1rem; margin: 0 0 0.5rem; }
-            .muted { color: var(--muted); font-weight: normal; }
-            code { font-size: 0.95em; }
-            .panel { background: var(--panel); border: 1px solid var(--line); border-radius: 0.6rem; padding: 1rem; }
+"""#),
+        "/app.css": ("text/css; charset=utf-8", #"""
+/* Swell kiosk management page. System fonts only: the kiosk may be offline. */
+:root {
+  color-scheme: light dark;
+  --bg: #f4f5f7; --panel: #ffffff; --text: #1c1c1e; --muted: #62656b; --line: #d8dbe0;
+  --accent: #1f6feb; --accent-text: #ffffff; --error: #b42318; --error-bg: #fdecea; --ok-bg: #e8f3ff;
+  font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
+  line-height: 1.45;
+}
+@media (prefers-color-scheme: dark) {
+  :root {
+    --bg: #151619; --panel: #1f2125; --text: #ececef; --muted: #a0a4ab; --line: #33363c;
+    --accent: #4c8dff; --error: #ff8a80; --error-bg: #3a1f1d; --ok-bg: #1b2a40;
+  }
+}
+* { box-sizing: border-box; }
+[hidden] { display: none !important; }
+body { margin: 0 auto; max-width: 80rem; padding: 0 1rem 2rem; background: var(--bg); color: var(--text); }
+header { display: flex; align-items: center; justify-content: space-between; padding: 0.75rem 0; }
+h1 { font-size: 1.4rem; margin: 0; }
+h2 { font-size: 1.1rem; margin: 0 0 0.5rem; }
+main > section { margin-bottom: 1.5rem; }
+h3 { font-size: 1rem; margin: 0 0 0.5rem; }
+.muted { color: var(--muted); font-weight: normal; }
+code { font-size: 0.95em; }
+.panel { background: var(--panel); border: 1px solid var(--line); border-radius: 0.6rem; padding: 1rem; }
 
-            button, .button {
-              font: inherit; cursor: pointer; border: 1px solid var(--accent); border-radius: 0.4rem;
-              padding: 0.4rem 0.9rem; background: var(--accent); color: var(--accent-text); display: inline-block;
-            }
-            button.off, button.on, button.delete, #logout { background: transparent; color: var(--accent); }
-            button.delete { padding: 0.2rem 0.6rem; }
-            button:focus-visible, .button:focus-within, input:focus-visible, select:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
-            input, select { font: inherit; padding: 0.35rem 0.5rem; border: 1px solid var(--line); border-radius: 0.4rem; background: var(--panel); color: var(--text); }
+button, .button {
+  font: inherit; cursor: pointer; border: 1px solid var(--accent); border-radius: 0.4rem;
+  padding: 0.4rem 0.9rem; background: var(--accent); color: var(--accent-text); display: inline-block;
+}
+button.off, button.on, button.delete, #logout { background: transparent; color: var(--accent); }
+button.delete { padding: 0.2rem 0.6rem; }
+button:focus-visible, .button:focus-within, input:focus-visible, select:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+input, select { font: inherit; padding: 0.35rem 0.5rem; border: 1px solid var(--line); border-radius: 0.4rem; background: var(--panel); color: var(--text); }
 
-            #message { margin: 0 0 1rem; padding: 0.6rem 0.9rem; border-radius: 0.4rem; background: var(--ok-bg); }
-            #message.error { background: var(--error-bg); color: var(--error); }
+#message { margin: 0 0 1rem; padding: 0.6rem 0.9rem; border-radius: 0.4rem; background: var(--ok-bg); }
+#message.error { background: var(--error-bg); color: var(--error); }
 
-            #login-form { max-width: 26rem; margin: 3rem auto; display: grid; gap: 0.6rem; }
-            #login-form h2, #login-form p { margin: 0; }
+#login-form { max-width: 26rem; margin: 3rem auto; display: grid; gap: 0.6rem; }
+#login-form h2, #login-form p { margin: 0; }
 
-            .figures { display: grid; grid-template-columns: max-content 1fr; gap: 0.2rem 1rem; margin: 0; }
-            .figures dt { color: var(--muted); }
-            .figures dd { margin: 0; font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
-            #status { display: flex; flex-wrap: wrap; gap: 0.5rem 2.5rem; }
-            #status dd { font-size: 1.15rem; }
+.figures { display: grid; grid-template-columns: max-content 1fr; gap: 0.2rem 1rem; margin: 0; }
+.figures dt { color: var(--muted); }
+.figures dd { margin: 0; font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
+#status { display: flex; flex-wrap: wrap; gap: 0.5rem 2.5rem; }
+#status dd { font-size: 1.15rem; }
 
-            @media (min-width: 70rem) {
-              #app { display: grid; grid-template-columns: minmax(0, 2fr) minmax(20rem, 1fr); gap: 0 1.5rem; align-items: start; }
-              #app > section:first-child { grid-column: 1 / -1; }
-            }
-            #outputs { display: grid; gap: 1rem; grid-template-columns: repeat(auto-fit, minmax(min(100%, 24rem), 1fr)); }
-            .output { max-width: 48rem; }
-            .screenshot { display: block; width: 100%; aspect-ratio: 16 / 9; object-fit: contain; background: #000; border-radius: 0.3rem; margin-bottom: 0.75rem; }
-            .output.is-off .screenshot { opacity: 0.35; }
-            .output.is-off .power { color: var(--error); font-weight: bold; }
-            .controls { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; margin-top: 0.75rem; }
-            .controls label { display: flex; gap: 0.4rem; align-items: center; }
-            .controls select { max-width: 14rem; }
-            .controls input.for { width: 6.5rem; }
+@media (min-width: 70rem) {
+  #app { display: grid; grid-template-columns: minmax(0, 2fr) minmax(20rem, 1fr); gap: 0 1.5rem; align-items: start; }
+  #app > section:first-child { grid-column: 1 / -1; }
+}
+#outputs { display: grid; gap: 1rem; grid-template-columns: repeat(auto-fit, minmax(min(100%, 24rem), 1fr)); }
+.output { max-width: 48rem; }
+.screenshot { display: block; width: 100%; aspect-ratio: 16 / 9; object-fit: contain; background: #000; border-radius: 0.3rem; margin-bottom: 0.75rem; }
+.output.is-off .screenshot { opacity: 0.35; }
+.output.is-off .power { color: var(--error); font-weight: bold; }
+.controls { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; margin-top: 0.75rem; }
+.controls label { display: flex; gap: 0.4rem; align-items: center; }
+.controls select { max-width: 14rem; }
+.controls input.for { width: 6.5rem; }
 
-            #drop { border: 2px dashed var(--line); text-align: center; margin-bottom: 1rem; }
-            #drop.over { border-color: var(--accent); background: var(--ok-bg); }
-            #drop p { margin: 0 0 0.5rem; }
-            #upload { position: absolute; width: 1px; height: 1px; opacity: 0; }
-            .table { overflow-x: auto; }
-            table { width: 100%; border-collapse: collapse; background: var(--panel); border: 1px solid var(--line); border-radius: 0.6rem; }
-            th, td { text-align: left; padding: 0.45rem 0.5rem; border-bottom: 1px solid var(--line); }
-            td:nth-child(2) { font-variant-numeric: tabular-nums; white-space: nowrap; }
-            td:first-child { overflow-wrap: break-word; }
-            td:last-child { text-align: right; }
-            tr:last-child td { border-bottom: none; }
-            .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+#drop { border: 2px dashed var(--line); text-align: center; margin-bottom: 1rem; }
+#drop.over { border-color: var(--accent); background: var(--ok-bg); }
+#drop p { margin: 0 0 0.5rem; }
+#upload { position: absolute; width: 1px; height: 1px; opacity: 0; }
+.table { overflow-x: auto; }
+table { width: 100%; border-collapse: collapse; background: var(--panel); border: 1px solid var(--line); border-radius: 0.6rem; }
+th, td { text-align: left; padding: 0.45rem 0.5rem; border-bottom: 1px solid var(--line); }
+td:nth-child(2) { font-variant-numeric: tabular-nums; white-space: nowrap; }
+td:first-child { overflow-wrap: break-word; }
+td:last-child { text-align: right; }
+tr:last-child td { border-bottom: none; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
 
-            """#
-        ),
+"""#),
     ]
 }
