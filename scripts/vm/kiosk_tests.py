@@ -9,17 +9,21 @@ the references: any swell that runs here (for arm64, scripts/test-kiosk passes t
 binary under qemu-aarch64-static).
 """
 
+import base64
 import hashlib
+import http.client
 import json
 import os
 import re
+import socket
+import ssl
 import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from kiosk_vm import (KioskVM, VMError, TABLET_MAX, Image, centred, centroid_of_changes, compare,  # noqa: E402
-                      read_ppm, read_raw_xrgb, rotated_clockwise, write_png)
+                      read_png, read_ppm, read_raw_xrgb, rotated_clockwise, write_png)
 
 boot_dir, host_swell, work_dir = sys.argv[1:4]
 only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
@@ -153,10 +157,10 @@ def slideshow_scene(folder, interval, transition):
             f'"transition": {transition}}}}}')
 
 
-def boot_guest(tag, device, width, height, initramfs="initramfs.cpio", memory_mb=1024):
+def boot_guest(tag, device, width, height, initramfs="initramfs.cpio", memory_mb=1024, qemu_arguments=()):
     """A booted virtual kiosk, its boot time recorded; None (the failure reported) if it did not boot."""
     vm = KioskVM(boot_dir, os.path.join(work_dir, tag), device, width, height, initramfs=initramfs, arch=arch,
-                 memory_mb=memory_mb)
+                 memory_mb=memory_mb, qemu_arguments=qemu_arguments)
     try:
         timings.append((f"{tag} boot", vm.boot(timeout=boot_timeout)))
     except VMError as error:
@@ -1393,14 +1397,24 @@ def systemd_suite(device="vga", width=1920, height=1080):
     the package's postinst made: its hardening (User=swell, DevicePolicy=closed, ProtectSystem=strict,
     PrivateNetwork=yes, NoNewPrivileges=yes) must leave Swell its display, its uevents and its
     files; Type=notify, the status line and the watchdog must work with the real service manager.
-    The arm64 guest (no VGA on -M virt) runs it on virtio-gpu."""
+    The arm64 guest (no VGA on -M virt) runs it on virtio-gpu. On x86 the guest also gets a network
+    card for the management API's case (`api_show`), the last one."""
     tag = f"systemd-{device}-{width}x{height}" if arch == "x86_64" else f"{arch}-systemd-{device}-{width}x{height}"
-    if only and only not in f"{tag} systemd":
+    if only and only not in f"{tag} systemd api-show":
         return
+    # The API case (x86 only: the arm64 suite is sized for CI's few minutes) needs a network card:
+    # QEMU's user-mode network, the guest's port 8443 forwarded to a free port on the host's loopback.
+    api_case = f"{tag} systemd api-show: the API shows a page; its screenshot, the screendump and the memory render agree"
+    api_port = None
+    network = ()
+    if arch == "x86_64" and (not only or only in api_case):
+        api_port = free_port()
+        network = ("-netdev", f"user,id=net0,hostfwd=tcp:127.0.0.1:{api_port}-:8443",
+                   "-device", "virtio-net-pci,netdev=net0")
     # arm64's kernel leaves less of 1 GiB to the initramfs's tmpfs than x86's: the 320 MiB Debian
     # root failed to unpack there ("Initramfs unpacking failed: write error").
     vm = boot_guest(tag, device, width, height, initramfs="initramfs-systemd.cpio",
-                    memory_mb=1536 if arch == "arm64" else 1024)
+                    memory_mb=1536 if arch == "arm64" else 1024, qemu_arguments=network)
     if vm is None:
         return
     colours = slide_colours("ac")
@@ -1537,7 +1551,165 @@ def systemd_suite(device="vga", width=1920, height=1080):
     run_case(f"{tag} systemd: the watchdog restarts a frozen kiosk", watchdog)
     run_case(f"{tag} systemd: a scene file followed, then stop", followed_and_stop)
     run_case(f"{tag} systemd: started in an off window, up without a frame", started_off)
+    if api_port is not None:
+        run_case(api_case, lambda: api_show(vm, tag, width, height, api_port))
     vm.close()
+
+
+def free_port():
+    """A TCP port on the host's loopback that nothing listens on now (for QEMU's hostfwd)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+# The drop-in an admin adds to turn the management API on under the shipped unit, whose sandbox
+# would otherwise keep it from working: PrivateNetwork=yes leaves Swell only a loopback of its
+# own (the server listens, but nothing outside reaches it), and ProtectSystem=strict makes /etc
+# and /var/lib/swell read-only (no self-signed certificate beside the tokens file: exit 73; no
+# upload into the content folder).
+API_DROP_IN = """[Service]
+PrivateNetwork=no
+ReadWritePaths=/etc/swell/api /var/lib/swell
+"""
+
+
+def api_show(vm, tag, width, height, port):
+    """The management API of the shipped unit's kiosk, called from the host through QEMU's port
+    forwarding, as a laptop on the kiosk's network would: a token made here by the host's swell,
+    the kiosk file's "api" (HTTPS on 0.0.0.0:8443 with the self-signed certificate Swell makes at
+    its first start beside the tokens file; its SHA-256 is the journal's), the status, a page
+    uploaded and shown; then the API's screenshot, QEMU's screendump of the guest's display and
+    the host's memory render of the page (`swell dump`) must be the same pixels, exactly. Then
+    the display off and on through the API (bochs-drm has DPMS: 200, sysfs dpms Off, then On)."""
+    work = vm.work_dir
+    tokens = os.path.join(work, "api-tokens.json")
+    if os.path.exists(tokens):
+        os.unlink(tokens)
+    token = subprocess.run([host_swell, "token", "add", "test", "--tokens", tokens], check=True,
+                           capture_output=True, text=True).stdout.strip()
+    with open(tokens, "rb") as f:
+        tokens_base64 = base64.b64encode(f.read()).decode()
+    page_name = "api-page.json"
+    page = json.dumps({"format": "scene/1", "background": "#1D3557", "layers": [
+        {"scene": "text", "frame": {"x": 160, "y": 340, "width": 1600, "height": 400},
+         "parameters": {"text": "Shown through the API", "font": "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+                        "size": 120, "color": "#F1FAEE", "align": "center", "valign": "center"}}]}).encode()
+    page_path = os.path.join(work, page_name)
+    with open(page_path, "wb") as f:
+        f.write(page)
+    dump = os.path.join(work, "api-page-dump")
+    subprocess.run([host_swell, "dump", page_path, "--size", f"{width}x{height}", "--frames", "0..0", "-o", dump],
+                   check=True, capture_output=True)
+    expected = read_raw_xrgb(os.path.join(dump, "frame-000000.raw"), width, height)
+
+    # The guest's network (no udev or networkd runs here): virtio_net, QEMU's user-mode address.
+    _, lines = vm.sh("for ko in $(cat /modules/net/order); do insmod /modules/net/$ko; done; i=0; "
+                     "while dev=$(ls /sys/class/net | grep -vx lo | head -1); [ -z \"$dev\" ] && [ $i -lt 50 ]; "
+                     "do sleep 0.1; i=$((i + 1)); done; "
+                     "ip link set lo up && ip addr add 10.0.2.15/24 dev $dev && ip link set $dev up && echo net=$dev")
+    if not any(line.startswith("net=") for line in lines):
+        return False, "the guest's network: " + " | ".join(lines)
+    vm.sh(f"mkdir -p /etc/swell/api && echo {tokens_base64} | base64 -d >/etc/swell/api/tokens.json && "
+          "chown -R swell:swell /etc/swell/api && chmod 700 /etc/swell/api && chmod 600 /etc/swell/api/tokens.json && "
+          "cp /etc/swell/kiosk.json /tmp/kiosk.json.shipped && "
+          "echo '{\"format\": \"kiosk/1\", \"outputs\": [{\"content\": \"/var/lib/swell/scene.json\"}], "
+          "\"api\": {\"listen\": \"0.0.0.0:8443\", \"tokens\": \"/etc/swell/api/tokens.json\"}}' >/etc/swell/kiosk.json && "
+          f"printf '{API_DROP_IN.replace(chr(10), chr(92) + 'n')}' >/etc/systemd/system/swell-kiosk.service.d/api.conf && systemctl daemon-reload")
+    shots = {}
+
+    def saved(detail):
+        for name, image in shots.items():
+            write_png(image, os.path.join(work, f"api-{name}.png"))
+        return False, detail + f" (pictures in {work}/api-*.png)"
+
+    try:
+        _, lines = vm.sh("systemctl --no-ask-password start swell-kiosk; echo rc=$?", timeout=120)
+        _, journal = vm.sh("journalctl -u swell-kiosk --no-pager -o cat | grep 'api: ' | tail -4")
+        serving = next((l for l in journal if "api: serving https://0.0.0.0:8443/" in l), None)
+        if "rc=0" not in lines or serving is None:
+            _, tail = vm.sh("journalctl -u swell-kiosk --no-pager -o cat | tail -6")
+            return False, f"start: {lines}; journal: " + " | ".join(tail)
+        fingerprint = re.search(r"certificate SHA-256 ([0-9A-F:]+)", serving).group(1)
+        context = ssl.create_default_context()
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE  # self-signed: checked against the journal's fingerprint instead
+        seen_certificates = set()
+
+        def call(method, path, body=None, authorised=True):
+            connection = http.client.HTTPSConnection("127.0.0.1", port, context=context, timeout=120)
+            headers = {"Authorization": f"Bearer {token}"} if authorised else {}
+            if body is not None:
+                headers["Content-Type"] = "application/json"
+            try:
+                connection.request(method, path, body=body, headers=headers)
+                seen_certificates.add(hashlib.sha256(connection.sock.getpeercert(binary_form=True)).hexdigest())
+                response = connection.getresponse()
+                return response.status, response.read()
+            finally:
+                connection.close()
+
+        def status():
+            code, body = call("GET", "/api/v1/status")
+            if code != 200:
+                raise VMError(f"GET /api/v1/status → {code} {body[:300]!r}")
+            return json.loads(body)
+
+        code, body = call("GET", "/api/v1/status", authorised=False)
+        if code != 401:
+            return False, f"GET /api/v1/status without a token → {code} {body[:200]!r}, expected 401"
+        first = status()
+        output = first["outputs"][0]
+        connector = output["connector"]
+        if connector != "Virtual-1" or not output["mode"].startswith(f"{width}x{height}@") or output["power"] != "on":
+            return False, f"status outputs {first['outputs']}"
+        code, body = call("PUT", f"/api/v1/content/{page_name}", page)
+        if code != 201:
+            return False, f"PUT /api/v1/content/{page_name} → {code} {body[:300]!r}, expected 201"
+        code, body = call("POST", "/api/v1/show", json.dumps({"content": page_name}).encode())
+        if code != 200 or json.loads(body) != {"output": connector, "shows": page_name}:
+            return False, f"POST /api/v1/show → {code} {body[:300]!r}"
+        give_up = time.monotonic() + 60
+        while (shown := status()["outputs"][0])["shows"] != page_name:
+            if time.monotonic() > give_up:
+                return False, f"status never showed {page_name}: {shown}"
+            time.sleep(0.5)
+        # The screenshot is the last frame presented: poll until the page's frame is the one.
+        for attempt in range(1, 21):
+            code, body = call("GET", f"/api/v1/outputs/{connector}/screenshot.png")
+            if code != 200:
+                return False, f"GET /api/v1/outputs/{connector}/screenshot.png → {code} {body[:300]!r}"
+            shots["screenshot"] = read_png(body)
+            screenshot_diff = compare(shots["screenshot"], expected)
+            if screenshot_diff == (0, 0):
+                break
+            time.sleep(0.5)
+        shots["screendump"], dump_attempts, dump_diff = matching_screendump(vm, f"{tag}-api", expected, attempts=20)
+        shots["memory"] = expected
+        if screenshot_diff != (0, 0) or dump_diff != (0, 0):
+            return saved(f"against the memory render: the API's screenshot {screenshot_diff[0]} pixels differ "
+                         f"(largest {screenshot_diff[1]}), the screendump {dump_diff[0]} (largest {dump_diff[1]}); "
+                         f"screenshot against screendump {compare(shots['screenshot'], shots['screendump'])}")
+        powers = []
+        for state in ("off", "on"):
+            code, body = call("POST", f"/api/v1/display/{state}", b"{}")
+            _, dpms = vm.sh(f"cat {CONNECTOR_DPMS}")
+            reported = status()["outputs"][0]["power"]
+            powers.append(f"{state} → {code} {body.decode()}, status power {reported}, dpms {dpms[0] if dpms else '?'}")
+            if code != 200 or json.loads(body) != {"outputs": [{"connector": connector, "power": state}]} or \
+                    reported != state or dpms != [state.capitalize()]:
+                return False, "display: " + "; ".join(powers)
+        served = {fingerprint.replace(":", "").lower()}
+        if seen_certificates != served:
+            return False, f"the server's certificates {seen_certificates} are not the journal's {fingerprint}"
+        return True, (f"https on the guest's 0.0.0.0:8443 (forwarded to 127.0.0.1:{port}), the certificate the "
+                      f"journal names ({fingerprint[:23]}…); no token → 401; status {connector} {output['mode']} "
+                      f"showing {output['shows']}; PUT {page_name} → 201; show → 200; status shows it; the API's "
+                      f"screenshot (try {attempt}), the screendump (try {dump_attempts}) and `swell dump` are the "
+                      f"same {width}x{height} pixels; display " + "; ".join(powers))
+    finally:
+        vm.sh("systemctl --no-ask-password stop swell-kiosk; cp /tmp/kiosk.json.shipped /etc/swell/kiosk.json; "
+              "rm -f /etc/systemd/system/swell-kiosk.service.d/api.conf; systemctl daemon-reload")
 
 
 def span_suite():

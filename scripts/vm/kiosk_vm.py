@@ -8,6 +8,7 @@ The guest serves a shell on its serial port (QEMU's stdio); QMP (a unix socket) 
 and sends tablet input. Python standard library only.
 """
 
+import itertools
 import json
 import os
 import queue
@@ -247,6 +248,65 @@ def read_ppm(path):
     if stride != width * 3:
         pixels = b"".join(pixels[y * stride:y * stride + width * 3] for y in range(height))
     return Image(width, height, pixels)
+
+
+def read_png(data):
+    """An 8-bit RGB or RGBA PNG (non-interlaced, as libpng's simplified writer makes them) from its
+    bytes; alpha is dropped."""
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise VMError("not a PNG")
+    index = 8
+    idat = []
+    width = height = channels = None
+    while index < len(data):
+        length, kind = struct.unpack(">I4s", data[index:index + 8])
+        body = data[index + 8:index + 8 + length]
+        index += 12 + length
+        if kind == b"IHDR":
+            width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", body)
+            channels = {2: 3, 6: 4}.get(colour)
+            if depth != 8 or channels is None or interlace:
+                raise VMError(f"PNG of depth {depth}, colour type {colour}, interlace {interlace}: not read here")
+        elif kind == b"IDAT":
+            idat.append(body)
+        elif kind == b"IEND":
+            break
+    raw = zlib.decompress(b"".join(idat))
+    stride = width * channels
+    if len(raw) != height * (stride + 1):
+        raise VMError(f"PNG data of {len(raw)} bytes for {width}x{height}x{channels}")
+    previous = bytearray(stride)
+    rows = []
+    for y in range(height):
+        kind = raw[y * (stride + 1)]
+        row = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        if kind == 1:  # Sub: a running sum of each channel
+            for c in range(channels):
+                row[c::channels] = bytes(v & 255 for v in itertools.accumulate(row[c::channels]))
+        elif kind == 2:  # Up
+            row = bytearray((a + b) & 255 for a, b in zip(row, previous))
+        elif kind == 3:  # Average
+            for i in range(stride):
+                left = row[i - channels] if i >= channels else 0
+                row[i] = (row[i] + ((left + previous[i]) >> 1)) & 255
+        elif kind == 4:  # Paeth
+            for i in range(stride):
+                a = row[i - channels] if i >= channels else 0
+                b = previous[i]
+                c = previous[i - channels] if i >= channels else 0
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                row[i] = (row[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        elif kind != 0:
+            raise VMError(f"PNG row {y}: filter {kind}")
+        rows.append(bytes(row))
+        previous = row
+    rgb = b"".join(rows)
+    if channels == 4:
+        packed = bytearray(width * height * 3)
+        packed[0::3], packed[1::3], packed[2::3] = rgb[0::4], rgb[1::4], rgb[2::4]
+        rgb = packed
+    return Image(width, height, rgb)
 
 
 def read_raw_xrgb(path, width, height):
