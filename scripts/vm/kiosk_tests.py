@@ -1563,17 +1563,6 @@ def free_port():
         return probe.getsockname()[1]
 
 
-# The drop-in an admin adds to turn the management API on under the shipped unit, whose sandbox
-# would otherwise keep it from working: PrivateNetwork=yes leaves Swell only a loopback of its
-# own (the server listens, but nothing outside reaches it), and ProtectSystem=strict makes /etc
-# and /var/lib/swell read-only (no self-signed certificate beside the tokens file: exit 73; no
-# upload into the content folder).
-API_DROP_IN = """[Service]
-PrivateNetwork=no
-ReadWritePaths=/etc/swell/api /var/lib/swell
-"""
-
-
 def api_show(vm, tag, width, height, port):
     """The management API of the shipped unit's kiosk, called from the host through QEMU's port
     forwarding, as a laptop on the kiosk's network would: a token made here by the host's swell,
@@ -1615,7 +1604,9 @@ def api_show(vm, tag, width, height, port):
           "cp /etc/swell/kiosk.json /tmp/kiosk.json.shipped && "
           "echo '{\"format\": \"kiosk/1\", \"outputs\": [{\"content\": \"/var/lib/swell/scene.json\"}], "
           "\"api\": {\"listen\": \"0.0.0.0:8443\", \"tokens\": \"/etc/swell/api/tokens.json\"}}' >/etc/swell/kiosk.json && "
-          f"printf '{API_DROP_IN.replace(chr(10), chr(92) + 'n')}' >/etc/systemd/system/swell-kiosk.service.d/api.conf && systemctl daemon-reload")
+          # The package's own drop-in, as docs/kiosk.md has the admin install it.
+          "install -D -m 644 /usr/share/swell/swell-kiosk-api.conf /etc/systemd/system/swell-kiosk.service.d/api.conf && "
+          "systemctl daemon-reload")
     shots = {}
 
     def saved(detail):
