@@ -211,7 +211,7 @@ public final class TokenVerifier: @unchecked Sendable {
     private let cacheKey = Tokens.randomBytes(32)
     private let decoy = Tokens.hash(Tokens.make(name: "decoy", now: 0).token)
     /// Hash checks made so far (the tests count them: every wrong token costs one).
-    private(set) var hashChecks = 0
+    public private(set) var hashChecks = 0
 
     public init(path: String) throws(TokenFileError) {
         self.path = path

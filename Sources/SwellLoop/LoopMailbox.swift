@@ -62,11 +62,10 @@ private final class ResultBox<Result>: @unchecked Sendable {
     let done = ConditionLock()
 }
 
-/// One output as other threads see it: its presented frame (copied under the lock the loop holds
-/// while it draws into it and presents it), its frame times over the last minute and its
-/// screen's power.
+/// One output as other threads see it: its presented frame (copied on the loop's thread when
+/// another thread asks, so the loop never waits for one), its frame times over the last minute
+/// and its screen's power.
 public final class OutputMonitor: @unchecked Sendable {
-    private let frameLock = Lock()
     private let statsLock = Lock()
     /// (end of the frame, monotonic seconds; milliseconds it took), a ring of the last frames.
     private var times: [(end: Double, milliseconds: Double)]
@@ -74,23 +73,16 @@ public final class OutputMonitor: @unchecked Sendable {
     private var filled = 0
     private var framesShown = 0
     private var screenOn = true
+    /// One reader of the snapshot at a time; the loop writes it only for the reader holding this.
+    private let snapshotLock = Lock()
+    /// The presented frame as last copied (kept: copies after the first allocate nothing), the
+    /// frames shown when it was copied, and when (monotonic seconds).
+    private var snapshot: PixelBuffer?
+    private var snapshotFrames = -1
+    private var snapshotAt = -Double.infinity
 
     public init(capacity: Int = 4096) {
         times = Array(repeating: (0, 0), count: capacity)
-    }
-
-    /// The frame presented last (the presenter's shadow; nil before the first).
-    private var presented: PixelBuffer?
-
-    /// The loop: draws into `shadow` and presents it inside this (the presented frame is whole
-    /// outside it).
-    func drawing<Result>(into shadow: PixelBuffer, _ body: () throws(KioskError) -> Result) throws(KioskError) -> Result
-    {
-        let result = frameLock.withLock { () -> Swift.Result<Result, KioskError> in
-            presented = shadow
-            do throws(KioskError) { return .success(try body()) } catch { return .failure(error) }
-        }
-        return try result.get()
     }
 
     func record(end: Double, milliseconds: Double) {
@@ -104,19 +96,42 @@ public final class OutputMonitor: @unchecked Sendable {
 
     func setScreen(on: Bool) { statsLock.withLock { screenOn = on } }
 
-    /// A copy of the frame presented last (nil before the first), made while the loop is held off
-    /// drawing into it: a memcpy, the only time a request costs the loop.
-    public func presentedFrame() -> PixelBuffer? {
-        frameLock.withLock { () -> PixelBuffer? in
-            guard let presented else { return nil }
-            let copy = PixelBuffer(width: presented.width, height: presented.height)
-            let rowBytes = presented.width * 4
-            for y in 0..<presented.height {
-                (copy.surface.base + y * copy.stride).copyMemory(
-                    from: presented.surface.base + y * presented.stride, byteCount: rowBytes)
+    /// Other threads: calls `body` with the frame output `index` presents and when it was
+    /// copied. The copy is made on the loop's thread between two frames (through `mailbox`: a
+    /// memcpy into the kept snapshot), unless the snapshot is newer than this call or no frame
+    /// was shown since it; one caller at a time, so a crowd of callers shares one copy.
+    public func withPresentedFrame<Result>(
+        through mailbox: LoopMailbox, output index: Int,
+        _ body: (_ frame: PixelBuffer?, _ copiedAt: Double) -> Result
+    ) -> Result {
+        let asked = monotonicSeconds()
+        return snapshotLock.withLock {
+            let shown = statsLock.withLock { framesShown }
+            if snapshot == nil || (snapshotAt < asked && snapshotFrames != shown) {
+                // The loop writes the snapshot while this thread waits for it, holding the lock
+                // every other reader waits on.
+                _ = mailbox.run(ended: false) { loop in
+                    self.copy(loop.presenters[index].shadow)
+                    return true
+                }
             }
-            return copy
+            return body(snapshot, snapshotAt)
         }
+    }
+
+    /// The loop's side: copies `shadow` into the snapshot.
+    private func copy(_ shadow: PixelBuffer) {
+        if snapshot?.width != shadow.width || snapshot?.height != shadow.height {
+            snapshot = PixelBuffer(width: shadow.width, height: shadow.height)
+        }
+        guard let snapshot else { return }
+        let rowBytes = shadow.width * 4
+        for y in 0..<shadow.height {
+            (snapshot.surface.base + y * snapshot.stride).copyMemory(
+                from: shadow.surface.base + y * shadow.stride, byteCount: rowBytes)
+        }
+        snapshotFrames = statsLock.withLock { framesShown }
+        snapshotAt = monotonicSeconds()
     }
 
     /// Frames shown, and the frame times (ms) over the `window` seconds before `now`: how many,

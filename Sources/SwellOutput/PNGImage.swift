@@ -15,7 +15,11 @@ public func writePNG(_ surface: PixelSurface, to path: String) throws(OutputErro
 }
 
 /// Encodes the surface as an 8-bit RGB PNG in memory. `path` only names the image in errors.
-public func encodePNG(_ surface: PixelSurface, path: String = "image") throws(OutputError) -> [UInt8] {
+/// `fast`: zlib's fastest setting (libpng's PNG_IMAGE_FLAG_FAST), for pictures made often and
+/// kept briefly (the management API's screenshots); the pixels are the same either way.
+public func encodePNG(_ surface: PixelSurface, path: String = "image", fast: Bool = false) throws(OutputError)
+    -> [UInt8]
+{
     // libpng wants tightly packed RGB rows; the XRGB→RGB repack happens once per written image.
     let width = surface.width
     let height = surface.height
@@ -38,18 +42,20 @@ public func encodePNG(_ surface: PixelSurface, path: String = "image") throws(Ou
     image.width = png_uint_32(width)
     image.height = png_uint_32(height)
     image.format = png_uint_32(PNG_FORMAT_RGB)
-    var size: png_alloc_size_t = 0
-    // First call measures, second writes.
-    guard png_image_write_to_memory(&image, nil, &size, 0, rgb, png_int_32(width * 3), nil) != 0 else {
-        throw OutputError(path: path, reason: "PNG encoding failed: \(message(of: image))")
-    }
+    if fast { image.flags = png_uint_32(PNG_IMAGE_FLAG_FAST) }
+    // One pass into a buffer of the largest size the PNG can have (png.h's PNG_IMAGE_PNG_SIZE_MAX,
+    // a macro Swift cannot call): zlib's bound on the filtered rows, the chunks' framing.
+    let filtered = width * height * 3 + height
+    let compressed = filtered + (filtered + 7) >> 3 + (filtered + 63) >> 6 + 11
+    var size = png_alloc_size_t(8 + 25 + 16 + 44 + 12 + 12 + 12 * (compressed / 8192 + 1) + compressed)
     var encoded = [UInt8](repeating: 0, count: Int(size))
     let ok = encoded.withUnsafeMutableBytes { buffer in
         png_image_write_to_memory(&image, buffer.baseAddress, &size, 0, rgb, png_int_32(width * 3), nil)
     }
     guard ok != 0 else { throw OutputError(path: path, reason: "PNG encoding failed: \(message(of: image))") }
     png_image_free(&image)
-    return Array(encoded[0..<Int(size)])
+    encoded.removeLast(encoded.count - Int(size))
+    return encoded
 }
 
 /// Checks that `path` is a PNG that `readPNG` accepts, reading only its header (no pixels), and

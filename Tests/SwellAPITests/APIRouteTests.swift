@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SwellAPI
+import SwellAPI
 
 @Suite struct APIRouteTests {
     @Test func routesEachResource() throws {

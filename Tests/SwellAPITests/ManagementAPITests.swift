@@ -2,7 +2,7 @@ import SwellJSON
 import SwellSystem
 import Testing
 
-@testable import SwellAPI
+import SwellAPI
 
 /// A kiosk of one output that records what it was asked.
 private final class FakeKiosk: KioskControl, @unchecked Sendable {

@@ -1,7 +1,7 @@
 import SwellSystem
 import Testing
 
-@testable import SwellAPI
+import SwellAPI
 
 @Suite struct TokenTests {
     @Test func aTokenNamesItsIdAndMatchesOnlyItsHash() {

@@ -29,7 +29,9 @@ import Testing
         })
     let other = try SwellSystem.Thread {
         func presentedPixel() -> UInt32? {
-            loop.monitors[0].presentedFrame().map { $0.surface.base.load(as: UInt32.self) & 0xFFFFFF }
+            loop.monitors[0].withPresentedFrame(through: mailbox, output: 0) { frame, _ in
+                frame.map { $0.surface.base.load(as: UInt32.self) & 0xFFFFFF }
+            }
         }
         while presentedPixel() != 0xFF0000 { sleepUntil(monotonic: monotonicSeconds() + 0.005) }
         state.pixels.append(presentedPixel()!)

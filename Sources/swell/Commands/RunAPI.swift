@@ -180,6 +180,7 @@ final class KioskRemote: KioskControl, @unchecked Sendable {
         self.managed = managed
         contentOfOutput = loop.presenters.indices.map { span ? 0 : $0 }
         connectors = loop.presenters.map(\.display.output)
+        screenshots = Array(repeating: nil, count: loop.presenters.count)
         self.root = root
         self.load = load
     }
@@ -216,10 +217,21 @@ final class KioskRemote: KioskControl, @unchecked Sendable {
         }
     }
 
+    /// Each output's last screenshot and when its frame was copied (read and written under that
+    /// output's snapshot lock, `OutputMonitor.withPresentedFrame`).
+    private var screenshots: [(copiedAt: Double, png: [UInt8])?]
+
+    /// One screenshot of an output at a time: the callers waiting meanwhile take the next one
+    /// (made after they asked), so fifty clients cost one copy and one encoding, not fifty.
     func screenshotPNG(of connector: String) -> [UInt8]? {
         guard let index = connectors.firstIndex(of: connector) else { return nil }
-        guard let frame = loop.monitors[index].presentedFrame() else { return [] }
-        return try? encodePNG(frame.surface, path: "the screenshot of \(connector)")
+        return loop.monitors[index].withPresentedFrame(through: mailbox, output: index) { frame, copiedAt in
+            guard let frame else { return [] }
+            if let last = screenshots[index], last.copiedAt == copiedAt { return last.png }
+            let png = (try? encodePNG(frame.surface, path: "the screenshot of \(connector)", fast: true)) ?? []
+            screenshots[index] = (copiedAt, png)
+            return png
+        }
     }
 
     /// The content index of `output` (nil: the only one), or the problem.
