@@ -213,7 +213,9 @@ class Kiosk:
         return json.loads(body)
 
     def output(self, connector="memory"):
-        return next(o for o in self.status()["outputs"] if o["connector"] == connector)
+        """The output's status, with the kiosk's "uptime" added."""
+        document = self.status()
+        return dict(next(o for o in document["outputs"] if o["connector"] == connector), uptime=document["uptime"])
 
     def rss_kib(self):
         with open(f"/proc/{self.pid}/status") as f:
