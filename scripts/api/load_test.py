@@ -21,12 +21,14 @@ It passes when
     kiosk is alive at the end and exits 0 on SIGTERM;
   - resident memory is flat: the largest VmRSS of the run's last third is at most the largest of
     its second sixth (after a sixth's warm-up: 10-20 s of 60) plus 10 % or 16 MiB, whichever is
-    more;
+    more; and 2 s after the clients stopped it is back within 32 MiB of the run's start (what
+    requests in flight hold is given back: no leak);
   - frames: with clients, frames over budget (longer than a refresh, 16.7 ms) at most the
     baseline's plus --allowance (default 5, about 0.14 % of 3600 frames); refreshes that got no
     frame at all (60 a second of the kiosk's uptime between the two status answers, less the
     frames drawn: a loop held up for a second draws one late frame, not 60 over budget) at most
-    the baseline's plus --allowance; and the frame-time p99 within the budget.
+    the baseline's plus --allowance or 1 % of the refreshes, whichever is more; and the
+    frame-time p99 within the budget.
 The issue's bar is "no frame over budget that the run without clients did not have"; on a shared
 2-core machine, where 50 client threads, their PNG encodes and this script compete with the
 render thread for two cores, a frame can be pre-empted however the server is written, so the
@@ -167,6 +169,8 @@ def run(swell, clients):
         for thread in threads:
             thread.join()
         samples = sampler.stop()
+        time.sleep(2 if clients else 0)
+        rss_after = kiosk.rss_kib() / 1024  # every request answered: what stays
         alive = kiosk.process.poll() is None
         journal = kiosk.journal
     finally:
@@ -177,7 +181,7 @@ def run(swell, clients):
     elapsed = ended - started
     figures = frame_figures(before, after, ended - born)
     figures.update(label=label, clients=clients, tally=total, samples=samples, elapsed=elapsed,
-                   cpu=cpu_after - cpu_before, alive=alive, exit=exit_status, journal=journal,
+                   cpu=cpu_after - cpu_before, alive=alive, rss_after=rss_after, exit=exit_status, journal=journal,
                    rate=figures["drawn"] / elapsed)
     return figures
 
@@ -254,6 +258,11 @@ def main():
         print(f"resident memory MiB (with clients): start {rss['start']:.1f}, end {rss['end']:.1f}, max {rss['max']:.1f}; "
               f"max of {loaded['elapsed'] / 6:.0f}-{loaded['elapsed'] / 3:.0f} s {rss['reference']:.1f}, "
               f"of the last third {rss['last']:.1f} (limit {rss['limit']:.1f})")
+    if rss:
+        print(f"resident memory MiB 2 s after the clients stopped: {loaded['rss_after']:.1f} "
+              f"(limit {rss['start'] + 32:.1f}, the start's + 32)")
+        if loaded["rss_after"] > rss["start"] + 32:
+            failures.append(f"resident memory stayed at {loaded['rss_after']:.1f} MiB after the clients stopped")
     if base and base["samples"]:
         mib = [kib / 1024 for _, kib in base["samples"]]
         print(f"resident memory MiB (no clients): start {mib[0]:.1f}, end {mib[-1]:.1f}, max {max(mib):.1f}")
@@ -280,11 +289,13 @@ def main():
         if loaded["over"] > allowed:
             failures.append(f"{loaded['over']} frames over budget with clients, {base['over']} without "
                             f"(allowance {options.allowance})")
-        allowed = base["missed"] + options.allowance
+        # The clock's noise on a shared machine drops a few refreshes either way: 1 % of them
+        # (36 of 3600, 0.6 s of frames) or --allowance, whichever is more.
+        allowed = base["missed"] + max(options.allowance, round(0.01 * loaded["refreshes"]))
         print(f"refreshes without a frame: {base['missed']} without clients, {loaded['missed']} with (allowed: {allowed})")
         if loaded["missed"] > allowed:
             failures.append(f"{loaded['missed']} of {loaded['refreshes']} refreshes got no frame with clients, "
-                            f"{base['missed']} without (allowance {options.allowance})")
+                            f"{base['missed']} without (allowance {allowed - base['missed']})")
 
     print()
     for failure in failures:
