@@ -4,11 +4,15 @@ import Glibc
 // playlists (their page and picture items), draw lists (text ops among them), touch scripts, dump
 // manifests, kiosk and schedule files, corrupted font files (DejaVu
 // Sans with the input's (offset, byte) patches, opened and laid out) and video files (demuxed and
-// decoded by FFmpeg from memory through Swell's glue). The first byte of an input picks the loader, the
-// rest is the file. Whatever loads is also rendered, small, by every renderer it can reach; an
-// input that traps, overflows a buffer (AddressSanitizer) or leaks fails the run. A file that does
-// not load must throw, never crash: the kiosk reloads its scene file whenever it is saved.
+// decoded by FFmpeg from memory through Swell's glue); and what the management API reads from a
+// browser: requests (routing, content paths, JSON bodies, served by the API with a fake kiosk),
+// tokens files and listen addresses. The first byte of an input picks the loader, the rest is the
+// file. Whatever loads is also rendered, small, by every renderer it can reach; an input that
+// traps, overflows a buffer (AddressSanitizer) or leaks fails the run. A file that does not load
+// must throw, never crash: the kiosk reloads its scene file whenever it is saved.
+import SwellAPI
 import SwellDrawList
+import SwellJSON
 import SwellPlayer
 import SwellRaster
 import SwellScenes
@@ -142,7 +146,168 @@ func fuzzSchedule(_ bytes: [UInt8]) {
             }
         }
         let changes = schedule.changes(for: output, from: start, to: start + 7 * 86_400)
-        guard zip(changes, changes.dropFirst()).allSatisfy({ $0.at < $1.at }) else { fatalError("changes out of order") }
+        guard zip(changes, changes.dropFirst()).allSatisfy({ $0.at < $1.at }) else {
+            fatalError("changes out of order")
+        }
+    }
+}
+
+/// What the API asks of a kiosk, answered from nothing: one output, "memory", whose screens
+/// cannot be turned off (409 for display/off), and no upload is ever checked (the harness sends
+/// none with a token, see `fuzzRequest`).
+final class FakeKiosk: KioskControl {
+    func outputs() -> [OutputStatus] {
+        [
+            OutputStatus(
+                connector: "memory", mode: "320x180@60", rotation: 0, shows: "menu.json", rule: nil,
+                overridden: false, overrideUntil: nil, frames: 3, frameTimes: (3, 1.5, 2, 2.5, 0), powerOn: true)
+        ]
+    }
+    func screenshotPNG(of connector: String) -> [UInt8]? { connector == "memory" ? [0x89, 0x50, 0x4E, 0x47] : nil }
+    func show(content: String, on output: String?, forSeconds seconds: Double?) -> Problem? {
+        output == nil || output == "memory" ? nil : Problem.notFound("no output \(output!)", field: "output")
+    }
+    func setScreens(on: Bool, output: String?) -> Result<[(connector: String, on: Bool)], Problem> {
+        output == nil || output == "memory" ? .success([("memory", true)]) : .failure(Problem.notFound("no output"))
+    }
+    func check(upload temporary: String, for final: String) -> String? { fatalError("an upload reached the check") }
+}
+
+/// A content folder and a tokens file of the harness's own (a folder in /tmp, removed at exit):
+/// files, a subfolder, a hidden file and symbolic links out of the folder and within it.
+let apiFolder = "/tmp/swell-fuzz-api-\(getpid())"
+func writeFile(_ path: String, _ text: String) {
+    guard let file = fopen(path, "wb") else { fatalError("cannot write \(path)") }
+    _ = fputs(text, file)
+    fclose(file)
+}
+
+/// The API over that folder, with one token made at start (`apiToken`).
+let (api, apiToken): (ManagementAPI, String) = {
+    let content = apiFolder + "/content"
+    for folder in [apiFolder, content, content + "/sub", content + "/sub/deeper"] { mkdir(folder, 0o755) }
+    writeFile(content + "/menu.json", ##"{"format": "scene/1", "background": "#102030"}"##)
+    writeFile(content + "/notes.txt", "Soup of the day\n")
+    writeFile(content + "/sub/page.json", "{}")
+    writeFile(content + "/sub/deeper/a b.csv", "a,b\n")
+    writeFile(content + "/.hidden", "")
+    symlink("/etc", content + "/out")
+    symlink("/etc/hostname", content + "/outfile")
+    symlink("menu.json", content + "/within.json")
+    symlink("../../menu.json", content + "/sub/deeper/up.json")
+    atexit {
+        for name in ["/content/sub/deeper/a b.csv", "/content/sub/deeper/up.json", "/content/sub/page.json"] {
+            unlink(apiFolder + name)
+        }
+        for name in ["menu.json", "notes.txt", ".hidden", "out", "outfile", "within.json"] {
+            unlink(apiFolder + "/content/" + name)
+        }
+        for name in ["/content/sub/deeper", "/content/sub", "/content"] { rmdir(apiFolder + name) }
+        unlink(apiFolder + "/tokens.json")
+        rmdir(apiFolder)
+    }
+    let made = Tokens.make(name: "fuzz", now: 1_800_000_000)
+    do {
+        try TokenFile.write([made.record], to: apiFolder + "/tokens.json")
+        let api = ManagementAPI(
+            control: FakeKiosk(), tokens: try TokenVerifier(path: apiFolder + "/tokens.json"),
+            content: try ContentFolder(content), version: "fuzz", cpu: "fuzz", journal: { _ in })
+        return (api, made.token)
+    } catch {
+        fatalError("the API's folder: \(error)")
+    }
+}()
+
+/// The input as a request: "METHOD PATH" on the first line, header lines, an empty line and the
+/// body. Its parts are parsed as the API parses them (`APIFuzzing`), then the API serves it, body
+/// and all. An Authorization header stands for the harness's own token: a fuzzed token would cost
+/// an Argon2id check (about 0.1 s) each, and a right one is checked once, then remembered. PUT and
+/// DELETE go without one (401), so the content folder stays as it is from input to input.
+func fuzzRequest(_ bytes: [UInt8]) {
+    var lines = bytes.split(separator: 0x0A, maxSplits: 1, omittingEmptySubsequences: false)
+    let first = lines.removeFirst()
+    let space = first.firstIndex(of: 0x20) ?? first.endIndex
+    let method = String(decoding: first[..<space], as: UTF8.self)
+    let path = String(decoding: first[space...].dropFirst(), as: UTF8.self)
+    var rest = lines.first ?? []
+    var headers: [(name: String, value: String)] = []
+    while let end = rest.firstIndex(of: 0x0A) {
+        let line = rest[..<end]
+        rest = rest[(end + 1)...]
+        if line.isEmpty { break }
+        let colon = line.firstIndex(of: 0x3A) ?? line.endIndex
+        headers.append(
+            (
+                String(decoding: line[..<colon], as: UTF8.self),
+                String(decoding: line[colon...].dropFirst(), as: UTF8.self)
+            )
+        )
+    }
+    let body = Array(rest)
+    APIFuzzing.handle(method: method, path: path, body: body)
+
+    // A content path taken is the one asked for, in plain parts.
+    if let checked = try? ContentPath(path) {
+        guard checked.description == path,
+            checked.parts.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") && !$0.contains("/") && !$0.contains("\\") })
+        else { fatalError("a content path let through: \(path)") }
+    }
+    let route = try? APIRoute.find(method: method, path: path)
+    var authorized = false
+    if case .content(_, let how) = route, how != "GET" {
+        headers.removeAll { $0.name.lowercased() == "authorization" }
+    } else {
+        for i in headers.indices where headers[i].name.lowercased() == "authorization" {
+            headers[i].value = "Bearer " + apiToken
+            authorized = true
+        }
+    }
+    let response: HTTPResponse
+    switch api.begin(HTTPRequestHead(method: method, path: path, client: "192.0.2.7", headers: headers)) {
+    case .respond(let answer):
+        response = answer
+    case .read(let sink, let limit):
+        guard authorized else { fatalError("a body read without a token: \(method) \(path)") }
+        // As the server hands it over: in pieces, and past the limit the connection is closed.
+        var refused: HTTPResponse?
+        for start in stride(from: 0, to: min(body.count, limit), by: 1000) where refused == nil {
+            refused = body[start..<min(start + 1000, body.count, limit)].withUnsafeBytes { sink.write($0) }
+        }
+        if refused == nil && body.count > limit {
+            sink.abandon()
+            return
+        }
+        response = refused ?? sink.finish()
+    }
+    if let route, route.needsToken, !authorized, response.status != 401 {
+        fatalError("\(method) \(path) answered \(response.status) without a token")
+    }
+    if response.status == 405, response.header("Allow") == nil { fatalError("a 405 without Allow") }
+    if response.status >= 400 {
+        guard response.header("Content-Type") == "application/problem+json", (try? parseJSON(response.body)) != nil
+        else { fatalError("\(response.status) without a problem document") }
+    }
+}
+
+/// A tokens file (`tokens/1`): what loads is written out again and reads back the same.
+func fuzzTokens(_ bytes: [UInt8]) {
+    guard let records = try? TokenFile.parse(bytes, path: "/etc/swell/tokens.json") else { return }
+    let text = TokenFile.text(records)
+    guard let again = try? TokenFile.parse(Array(text.utf8), path: "/etc/swell/tokens.json"),
+        again.map(\.name) == records.map(\.name), again.map(\.id) == records.map(\.id),
+        again.map(\.hash) == records.map(\.hash)
+    else { fatalError("a tokens file does not read back: \(text)") }
+}
+
+/// A line as an API listen address (`--api`, a kiosk file's "api"."listen") and as a token's
+/// shape: an address taken is written back the same way.
+func fuzzListen(_ bytes: [UInt8]) {
+    let text = String(decoding: bytes, as: UTF8.self)
+    _ = Tokens.id(of: text)
+    guard let place = ManagementSettings.listenAddress(text) else { return }
+    let again = place.address.contains(":") ? "[\(place.address)]:\(place.port)" : "\(place.address):\(place.port)"
+    guard place.port > 0, let back = ManagementSettings.listenAddress(again), back == place else {
+        fatalError("a listen address does not read back: \(text)")
     }
 }
 
@@ -150,7 +315,7 @@ func fuzzSchedule(_ bytes: [UInt8]) {
 public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     guard count > 1 else { return 0 }
     let bytes = Array(UnsafeRawBufferPointer(start: start + 1, count: count - 1))
-    switch start.load(as: UInt8.self) % 9 {
+    switch start.load(as: UInt8.self) % 12 {
     case 0:
         fuzzPages(bytes)
     case 1:
@@ -175,6 +340,12 @@ public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         fuzzSchedule(bytes)
     case 8:
         fuzzPlaylist(bytes)
+    case 9:
+        fuzzRequest(bytes)
+    case 10:
+        fuzzTokens(bytes)
+    case 11:
+        fuzzListen(bytes)
     case 2:
         _ = try? parseTouchScript(bytes: bytes, name: "fuzz.json")
     default:

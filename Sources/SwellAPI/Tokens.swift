@@ -59,7 +59,9 @@ public enum TokenFile {
                 try entry.rejectUnknownMembers(allowed: ["name", "id", "hash", "created"])
                 let record = TokenRecord(
                     name: try entry["name"].string(), id: try entry["id"].string(), hash: try entry["hash"].string(),
-                    created: try entry.optional("created")?.number() ?? 0)
+                    // A Unix time up to the year 9999: `text` writes it as a whole number and
+                    // `swell token list` as a date.
+                    created: try entry.optional("created")?.number(in: 0...253_402_300_799) ?? 0)
                 guard record.hash.hasPrefix("$argon2") else {
                     throw entry.failure(
                         "\"hash\" is not a crypto_pwhash string; make the token again with swell token add")
