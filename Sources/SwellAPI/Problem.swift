@@ -74,6 +74,8 @@ public indirect enum JSONOut: Sendable, Equatable {
 
 /// Milliseconds and seconds to three decimals: short, and exact enough for figures.
 private func numberText(_ value: Double) -> String {
+    // Beyond 1e15 there are no decimals to round (and value * 1000 could overflow to inf).
+    guard abs(value) < 1e15 else { return "\(value)" }
     let rounded = (value * 1000).rounded() / 1000
     if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }
     return "\(rounded)"
