@@ -185,27 +185,20 @@ struct swell_httpd *swell_httpd_start(const struct swell_httpd_settings *setting
     start_error = error;
     start_error_size = error_size;
     errno = 0;
-    struct MHD_Daemon *daemon;
-    if (tls) {
-        daemon = MHD_start_daemon(
-            flags, settings->port, NULL, NULL, handler, context, MHD_OPTION_SOCK_ADDR, address,
-            MHD_OPTION_EXTERNAL_LOGGER, log_start_error, NULL, MHD_OPTION_NOTIFY_COMPLETED, completed, context,
-            MHD_OPTION_NOTIFY_CONNECTION, note_connection, server, MHD_OPTION_UNESCAPE_CALLBACK, unescape_without_nul,
-            NULL,
-            MHD_OPTION_CONNECTION_TIMEOUT, settings->connection_timeout_seconds, MHD_OPTION_CONNECTION_LIMIT,
-            settings->connection_limit, MHD_OPTION_PER_IP_CONNECTION_LIMIT, settings->per_address_limit,
-            MHD_OPTION_HTTPS_MEM_CERT, settings->certificate_pem, MHD_OPTION_HTTPS_MEM_KEY, settings->key_pem,
-            MHD_OPTION_HTTPS_PRIORITIES, settings->tls_priorities, MHD_OPTION_END);
-    } else {
-        daemon = MHD_start_daemon(
-            flags, settings->port, NULL, NULL, handler, context, MHD_OPTION_SOCK_ADDR, address,
-            MHD_OPTION_EXTERNAL_LOGGER, log_start_error, NULL, MHD_OPTION_NOTIFY_COMPLETED, completed, context,
-            MHD_OPTION_NOTIFY_CONNECTION, note_connection, server, MHD_OPTION_UNESCAPE_CALLBACK, unescape_without_nul,
-            NULL,
-            MHD_OPTION_CONNECTION_TIMEOUT, settings->connection_timeout_seconds, MHD_OPTION_CONNECTION_LIMIT,
-            settings->connection_limit, MHD_OPTION_PER_IP_CONNECTION_LIMIT, settings->per_address_limit,
-            MHD_OPTION_END);
-    }
+    // HTTPS's options, or none (the array ends at once).
+    struct MHD_OptionItem tls_options[] = {
+        {MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)settings->certificate_pem},
+        {MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)settings->key_pem},
+        {MHD_OPTION_HTTPS_PRIORITIES, 0, (void *)settings->tls_priorities},
+        {MHD_OPTION_END, 0, NULL},
+    };
+    struct MHD_Daemon *daemon = MHD_start_daemon(
+        flags, settings->port, NULL, NULL, handler, context, MHD_OPTION_SOCK_ADDR, address,
+        MHD_OPTION_EXTERNAL_LOGGER, log_start_error, NULL, MHD_OPTION_NOTIFY_COMPLETED, completed, context,
+        MHD_OPTION_NOTIFY_CONNECTION, note_connection, server, MHD_OPTION_UNESCAPE_CALLBACK, unescape_without_nul,
+        NULL, MHD_OPTION_CONNECTION_TIMEOUT, settings->connection_timeout_seconds, MHD_OPTION_CONNECTION_LIMIT,
+        settings->connection_limit, MHD_OPTION_PER_IP_CONNECTION_LIMIT, settings->per_address_limit,
+        MHD_OPTION_ARRAY, tls ? tls_options : tls_options + 3, MHD_OPTION_END);
     int saved = errno;
     start_error = NULL;
     start_error_size = 0;

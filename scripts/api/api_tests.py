@@ -13,6 +13,10 @@ point that installs what this needs (openssl, chromium, a venv with Selenium for
 import argparse, http.client, json, os, re, select, shutil, signal, socket, ssl, statistics
 import struct, subprocess, sys, tempfile, threading, time, traceback, zlib
 
+# The virtual kiosk's PNG reader (standard library only).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'vm'))
+from kiosk_vm import read_png  # noqa: E402
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 EXAMPLES = os.path.join(ROOT, 'examples')
 SWELL = None
@@ -253,56 +257,15 @@ def png_size(data):
     return struct.unpack('>II', data[16:24])
 
 
-def png_pixels(data):
-    """Returns (width, height, channels, bytes): the decoded rows, without filter bytes."""
-    w, h = png_size(data)
-    depth, colour, _, _, interlace = data[24], data[25], data[26], data[27], data[28]
-    check(depth == 8 and colour in (2, 6) and not interlace, f'PNG depth {depth} colour type {colour} interlace {interlace}')
-    n = 3 if colour == 2 else 4
-    idat, pos = b'', 8
-    while pos < len(data):
-        length, kind = struct.unpack('>I4s', data[pos:pos + 8])
-        if kind == b'IDAT':
-            idat += data[pos + 8:pos + 8 + length]
-        pos += 12 + length
-    raw = zlib.decompress(idat)
-    stride = w * n
-    out = bytearray(stride * h)
-    prev = bytearray(stride)
-    for y in range(h):
-        f = raw[y * (stride + 1)]
-        row = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        if f == 1:
-            for i in range(n, stride):
-                row[i] = (row[i] + row[i - n]) & 255
-        elif f == 2:
-            row = bytearray((a + b) & 255 for a, b in zip(row, prev))
-        elif f == 3:
-            for i in range(stride):
-                row[i] = (row[i] + (((row[i - n] if i >= n else 0) + prev[i]) >> 1)) & 255
-        elif f == 4:
-            for i in range(stride):
-                a = row[i - n] if i >= n else 0
-                b = prev[i]
-                c = prev[i - n] if i >= n else 0
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                row[i] = (row[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        out[y * stride:(y + 1) * stride] = row
-        prev = row
-    return w, h, n, bytes(out)
-
-
 def compare_png(got, want, tolerance):
     """Returns (differing pixels, worst channel difference) of two PNGs of one size."""
     if got == want:
         return 0, 0
-    gw, gh, gn, g = png_pixels(got)
-    ww, wh, wn, x = png_pixels(want)
-    check((gw, gh) == (ww, wh), f'sizes differ: {gw}x{gh} and {ww}x{wh}')
+    g, x = read_png(got), read_png(want)
+    check((g.width, g.height) == (x.width, x.height), f'sizes differ: {g.width}x{g.height} and {x.width}x{x.height}')
     bad = worst = 0
-    for i in range(gw * gh):
-        d = max(abs(g[i * gn + c] - x[i * wn + c]) for c in range(3))
+    for i in range(g.width * g.height):
+        d = max(abs(g.rgb[i * 3 + c] - x.rgb[i * 3 + c]) for c in range(3))
         if d:
             worst = max(worst, d)
             if d > tolerance:
