@@ -82,16 +82,7 @@ func checkManagement(_ settings: ManagementSettings) throws -> String {
 /// missing: the key readable by its owner alone).
 private func tlsIdentity(_ settings: ManagementSettings) throws -> TLSIdentity {
     let (certificatePath, keyPath) = tlsFiles(settings)
-    if settings.certificate == nil, !fileExists(certificatePath) || !fileExists(keyPath) {
-        let names = [hostName(), "localhost"].filter { !$0.isEmpty }
-        do {
-            let made = try SelfSignedCertificate.make(names: names)
-            try writePrivateFileAtomically(Array(made.key.utf8), to: keyPath)
-            try writeFileAtomically(Array(made.certificate.utf8), to: certificatePath)
-        } catch {
-            throw CommandFailure(
-                ExitStatus.cannotCreate, "cannot make the API's certificate \(certificatePath): \(error)")
-        }
+    if settings.certificate == nil, let names = try makeSelfSignedPair(certificate: certificatePath, key: keyPath) {
         kioskWarn(
             "api: made a self-signed certificate \(certificatePath) for \(names.joined(separator: ", ")); "
                 + "give your own with the kiosk file's \"api\": {\"certificate\", \"key\"}")
@@ -106,8 +97,23 @@ private func tlsIdentity(_ settings: ManagementSettings) throws -> TLSIdentity {
     return TLSIdentity(certificate: try readPEM(certificatePath, "certificate"), key: try readPEM(keyPath, "key"))
 }
 
+/// Makes the self-signed pair (the key readable by its owner alone) when either file is missing;
+/// the names it is for, or nil when both were there. Exit status 73 when it cannot be written.
+func makeSelfSignedPair(certificate certificatePath: String, key keyPath: String) throws -> [String]? {
+    guard !fileExists(certificatePath) || !fileExists(keyPath) else { return nil }
+    let names = [hostName(), "localhost"].filter { !$0.isEmpty }
+    do {
+        let made = try SelfSignedCertificate.make(names: names)
+        try writePrivateFileAtomically(Array(made.key.utf8), to: keyPath)
+        try writeFileAtomically(Array(made.certificate.utf8), to: certificatePath)
+    } catch {
+        throw CommandFailure(ExitStatus.cannotCreate, "cannot make the API's certificate \(certificatePath): \(error)")
+    }
+    return names
+}
+
 /// The certificate and key files: the admin's, or the self-signed pair's beside the tokens file.
-private func tlsFiles(_ settings: ManagementSettings) -> (certificate: String, key: String) {
+func tlsFiles(_ settings: ManagementSettings) -> (certificate: String, key: String) {
     let folder = settings.tokens.lastIndex(of: "/").map { String(settings.tokens[...$0]) } ?? ""
     return (settings.certificate ?? folder + "api-certificate.pem", settings.key ?? folder + "api-key.pem")
 }

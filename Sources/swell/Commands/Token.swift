@@ -1,10 +1,11 @@
 import SwellAPI
+import SwellPlayer
 import SwellSystem
 
 let tokenVerb = Verb(
     name: "token",
     summary: "make, list and revoke the management API's tokens",
-    synopsis: "add NAME --tokens FILE | list --tokens FILE | remove NAME --tokens FILE",
+    synopsis: "add NAME --tokens FILE | list --tokens FILE | remove NAME --tokens FILE | certificate --tokens FILE",
     details: """
         The management API (swell run --api ADDRESS:PORT --api-tokens FILE, or a kiosk file's
         "api") serves only requests that carry one of FILE's tokens: Authorization: Bearer TOKEN.
@@ -12,6 +13,10 @@ let tokenVerb = Verb(
         hash (libsodium's crypto_pwhash, Argon2id) under NAME; keep the token in a password
         manager, since it cannot be shown again. 'remove NAME' revokes it: a running kiosk stops
         taking it at once. FILE is written whole or not at all, readable by its owner alone.
+        'certificate' makes the self-signed certificate the API serves HTTPS with when the kiosk
+        file names none (api-certificate.pem and api-key.pem beside FILE, as the first start
+        would; the package does it at install) and prints its SHA-256 fingerprint, which a
+        browser shows: compare the two before trusting it.
         Exit status: 64 for a usage mistake, 65 for a tokens file that is not one, 73 when FILE
         cannot be written.
         """,
@@ -51,6 +56,23 @@ private func runToken(_ arguments: ParsedArguments) throws -> Int32 {
             printNow("\(record.name)\tswell_\(record.id)_…\tmade \(describeLocal(record.created))")
         }
         if records.isEmpty { printError("swell token: \(file) has no tokens; make one with swell token add NAME") }
+    case ("certificate", 1):
+        var settings = ManagementSettings(address: "0.0.0.0", port: 1, tokens: file)
+        settings.certificate = nil
+        let paths = tlsFiles(settings)
+        let made = try makeSelfSignedPair(certificate: paths.certificate, key: paths.key)
+        let text: String
+        do {
+            text = String(decoding: try readWholeFile(paths.certificate, limit: 1 << 20), as: UTF8.self)
+        } catch {
+            throw CommandFailure(ExitStatus.noInput, "\(paths.certificate): cannot read: \(error)")
+        }
+        printNow(SelfSignedCertificate.fingerprint(text) ?? "unknown")
+        printError(
+            "swell token: "
+                + (made.map { "made \(paths.certificate) for \($0.joined(separator: ", "))" }
+                    ?? "\(paths.certificate) was there") + "; the line above is its SHA-256")
+        return ExitStatus.success
     case ("remove", 2):
         let name = arguments.positional[1]
         guard records.contains(where: { $0.name == name }) else {
@@ -62,7 +84,7 @@ private func runToken(_ arguments: ParsedArguments) throws -> Int32 {
         printError("swell token: removed \(name) from \(file)")
     default:
         throw CommandFailure(
-            ExitStatus.usage, "expected add NAME, list or remove NAME (see swell token --help)")
+            ExitStatus.usage, "expected add NAME, list, remove NAME or certificate (see swell token --help)")
     }
     return ExitStatus.success
 }
