@@ -37,7 +37,11 @@ arm64_apt() {
     shift
     local base
     base=$(pwd)/$SWELL_ARM64_DIR/apt/$suite
-    if [[ ! -e $base/apt.conf ]]; then
+    # apt.conf names its folders by absolute path: a cache copied from another checkout (cp -a of
+    # .build/arm64) would otherwise keep downloading into that checkout's archives, and the
+    # sysroot here would be unpacked without the packages it went for. Written again when it
+    # names another place (with apt-get update: the lists are this folder's own from then on).
+    if [[ ! -e $base/apt.conf ]] || ! grep -qxF "Dir::State \"$base\";" "$base/apt.conf"; then
         mkdir -p "$base"/{lists/partial,archives/partial,empty}
         : >"$base/status"
         local mirror
@@ -140,7 +144,12 @@ ensure_arm64_sysroot() {
     arm64_apt bookworm install -y -qq -d "${SWELL_ARM64_SYSROOT_PACKAGES[@]}" >&2 ||
         { echo "arm64: downloading Debian 12's arm64 packages failed" >&2; return 69; }
     rm -rf "$sysroot" "$sysroot.partial"
-    local archives=$SWELL_ARM64_DIR/apt/bookworm/archives
+    local archives=$SWELL_ARM64_DIR/apt/bookworm/archives package
+    # Each named package must be among the .debs unpacked (not only somewhere apt was told to put it).
+    for package in "${SWELL_ARM64_SYSROOT_PACKAGES[@]}"; do
+        compgen -G "$archives/${package}_*_*.deb" >/dev/null ||
+            { echo "arm64: $package was not downloaded into $archives" >&2; return 69; }
+    done
     unpack_debs "$sysroot.partial" "$archives"/*.deb
     (cd "$archives" && ls *.deb | sed 's/\.deb$//') >"$sysroot.partial/versions.txt"
     echo "${SWELL_ARM64_SYSROOT_PACKAGES[*]}" >"$sysroot.partial/.swell-complete"

@@ -18,8 +18,8 @@ SWELL_BUILD_PACKAGES=(pkg-config libpng-dev libdrm-dev libjpeg-dev libavformat-d
     libharfbuzz-bin fonts-quicksand fonts-noto-core binutils tzdata libmicrohttpd-dev libgnutls28-dev libsodium-dev)
 # The Debian package (scripts/package): dpkg-shlibdeps (dpkg-dev) computes its Depends, lintian
 # checks it, python3 writes the man page and completion; debootstrap makes the fresh Debian 12
-# root scripts/test-package installs it into.
-SWELL_PACKAGE_PACKAGES=(dpkg-dev lintian python3 debootstrap)
+# root scripts/test-package installs it into; curl asks the installed swell's API for its status.
+SWELL_PACKAGE_PACKAGES=(dpkg-dev lintian python3 debootstrap curl)
 # The benchmark's reference renderer.
 SWELL_BENCH_PACKAGES=(libcairo2-dev)
 # The virtual kiosk: QEMU, a kernel with its modules, busybox for the guest, cpio and kmod to
