@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SwellAPI
+import SwellAPI
 
 @Suite struct TokenFileTests {
     static func file(created: String) -> [UInt8] {
