@@ -1,6 +1,5 @@
-import Testing
-
 import SwellAPI
+import Testing
 
 @Suite struct APIRouteTests {
     @Test func routesEachResource() throws {

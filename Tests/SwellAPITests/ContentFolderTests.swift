@@ -1,7 +1,6 @@
+import SwellAPI
 import SwellSystem
 import Testing
-
-import SwellAPI
 
 #if canImport(Glibc)
     import Glibc

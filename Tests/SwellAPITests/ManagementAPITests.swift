@@ -1,8 +1,7 @@
+import SwellAPI
 import SwellJSON
 import SwellSystem
 import Testing
-
-import SwellAPI
 
 /// A kiosk of one output that records what it was asked.
 private final class FakeKiosk: KioskControl, @unchecked Sendable {

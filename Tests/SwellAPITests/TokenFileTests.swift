@@ -1,6 +1,5 @@
-import Testing
-
 import SwellAPI
+import Testing
 
 @Suite struct TokenFileTests {
     static func file(created: String) -> [UInt8] {
