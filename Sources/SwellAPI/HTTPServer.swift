@@ -177,6 +177,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
             }
             state.sink = sink
             state.limit = limit
+            state.bodyStart = monotonicSeconds()
             return .YES
         }
     }
@@ -187,6 +188,13 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         uploadSize.pointee = 0
         guard state.early == nil else { return .YES }  // the rest is read and dropped
         state.received += count
+        // A body that trickles (a byte a second) holds a connection: closed, like slow headers.
+        let elapsed = monotonicSeconds() - state.bodyStart
+        if elapsed > state.timeout, Double(state.received) / elapsed < HTTPServer.minimumBodyRate {
+            sink.abandon()
+            state.finished = true
+            return MHD_Result.NO
+        }
         if state.received > state.limit {
             sink.abandon()
             state.early = tooLarge(state.limit)

@@ -618,6 +618,41 @@ def slow_client(k):
     k.note = f'dropped after {closed:.1f} s ({i} bytes sent)'
 
 
+@case('slow-body')
+def slow_body(k):
+    """An upload whose headers come at once and whose body trickles, a byte a second: the server
+    closes it once its first 10 s are over (a body under 1 KiB/s), and nothing is left behind."""
+    head = (f'PUT /api/v1/content/trickle.txt HTTP/1.1\r\nHost: 127.0.0.1\r\n'
+            f'Authorization: Bearer {k.token}\r\nContent-Length: 1000\r\n\r\n').encode()
+    s = socket.create_connection(('127.0.0.1', k.port), 5)
+    s.sendall(head)
+    start = time.monotonic()
+    closed = None
+    sent = 0
+    while time.monotonic() - start < 30:
+        readable, _, _ = select.select([s], [], [], 1)
+        if readable:
+            try:
+                data = s.recv(4096)
+            except OSError:
+                data = b''
+            if not data:
+                closed = time.monotonic() - start
+                break
+        try:
+            s.send(b'x')
+            sent += 1
+        except OSError:
+            closed = time.monotonic() - start
+            break
+    s.close()
+    check(closed is not None, f'a body sent at a byte a second ({sent} bytes) was not cut off within 30 s')
+    time.sleep(0.5)
+    left = [n for n in os.listdir(k.content) if n == 'trickle.txt' or n.startswith('.swell-upload-')]
+    check(not left, f'left in the content folder after the cut-off body: {left}')
+    k.note = f'cut off after {closed:.1f} s ({sent} bytes sent)'
+
+
 @case('restart-mid-upload')
 def restart_mid_upload(k):
     path = os.path.join(k.content, 'menu.json')
