@@ -112,5 +112,8 @@ const char *swell_build_version(void);
 /// The CPU the C code was compiled for, from the compiler's target macros: "x86-64" (the baseline),
 /// "x86-64-v2", "x86-64-v3" (AVX2, FMA), "x86-64-v4" (AVX-512), "aarch64", or "unknown".
 const char *swell_cpu_flavour(void);
+/// The x86-64 psABI level this CPU and kernel can run (cpu_level.c): 1 (the baseline), 2, 3 (AVX2,
+/// FMA: x86-64-v3) or 4 (AVX-512: x86-64-v4); 0 on other architectures.
+int swell_x86_cpu_level(void);
 
 #endif

@@ -186,3 +186,8 @@ func systemClosedir(_ directory: OpaquePointer) -> Int32 { closedir(directory) }
 @usableFromInline func systemEventfd() -> Int32 { eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK)) }
 
 @usableFromInline func systemStatvfs(_ path: String, _ info: inout statvfs) -> Int32 { statvfs(path, &info) }
+
+@usableFromInline func systemExecve(
+    _ path: String, _ arguments: UnsafePointer<UnsafeMutablePointer<CChar>?>,
+    _ environment: UnsafePointer<UnsafeMutablePointer<CChar>?>
+) -> Int32 { execve(path, arguments, environment) }
