@@ -33,25 +33,22 @@ func overview() -> String {
 }
 
 /// `swell --version`: the version scripts/build wrote into the binary ("unknown" for a plain
-/// `swift build`) and the CPU it was compiled for, so a kiosk's admin can tell the builds apart.
-func versionText() -> String {
-    let flavour = String(cString: swell_cpu_flavour())
-    let needs: [String: String] = [
-        "x86-64": "any x86-64 CPU", "x86-64-v2": "SSE4.2 and POPCNT", "x86-64-v3": "AVX2 and FMA",
-        "x86-64-v4": "AVX-512", "aarch64": "any 64-bit Arm CPU",
-        "armv8-a+crc": "Cortex-A72 and later: Raspberry Pi 4", "armv8.2-a": "Cortex-A76 and later: Raspberry Pi 5",
-    ]
-    let cpu = flavour + (needs[flavour].map { " (\($0))" } ?? "")
-    return "swell \(String(cString: swell_build_version())), built for \(cpu)\n"
+/// `swift build`), the CPU flavour running and how it was chosen (CPUFlavour.swift), so a kiosk's
+/// admin can tell the builds apart: "swell 0.1+git…, flavour x86-64-v4 (AVX-512), chosen for this CPU".
+func versionText(flavourChoice: String?) -> String {
+    let flavour = compiledFlavourName()
+    let needs = flavourNeeds(flavour).map { " (\($0))" } ?? ""
+    let choice = flavourChoice.map { ", " + $0 } ?? ""
+    return "swell \(String(cString: swell_build_version())), flavour \(flavour)\(needs)\(choice)\n"
 }
 
-func runSwell(_ arguments: [String]) -> Int32 {
+func runSwell(_ arguments: [String], flavourChoice: String?) -> Int32 {
     guard let first = arguments.first else {
         printError(overview())
         return ExitStatus.usage
     }
     if first == "--version" {
-        print(versionText(), terminator: "")
+        print(versionText(flavourChoice: flavourChoice), terminator: "")
         return ExitStatus.success
     }
     if first == "--help" || first == "-h" || first == "help" {
@@ -78,5 +75,12 @@ func runSwell(_ arguments: [String]) -> Int32 {
     }
 }
 
-keepLargeBlocksOutOfTheHeap()
-exit(runSwell(Array(CommandLine.arguments.dropFirst())))
+// The best build for this CPU first (it replaces this process), then the verb.
+do throws(FlavourFailure) {
+    let flavourChoice = try launchCPUFlavour()
+    keepLargeBlocksOutOfTheHeap()
+    exit(runSwell(Array(CommandLine.arguments.dropFirst()), flavourChoice: flavourChoice))
+} catch {
+    printError("swell: \(error.message)")
+    exit(error.status)
+}

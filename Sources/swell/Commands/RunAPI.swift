@@ -136,7 +136,7 @@ extension PreparedManagement {
     func start(_ control: KioskRemote) throws -> HTTPServer {
         let api = ManagementAPI(
             control: control, tokens: tokens, content: folder, version: String(cString: swell_build_version()),
-            cpu: String(cString: swell_cpu_flavour()))
+            cpu: compiledFlavourName())
         let server: HTTPServer
         do {
             server = try HTTPServer(
