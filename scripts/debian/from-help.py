@@ -134,7 +134,7 @@ def man(swell, version, date):
         "It draws with its own SIMD rasterizer and shows the result fullscreen through DRM/KMS or "
         "fbdev, with touch input from evdev.",
         "Each verb below prints its own help with \\fBswell\\fR \\fIVERB\\fR \\fB\\-\\-help\\fR; "
-        "\\fBswell \\-\\-version\\fR prints the version and the CPU the binary was built for.",
+        "\\fBswell \\-\\-version\\fR prints the version and the CPU flavour running (the x86-64 package chooses the fastest of its builds for the CPU; SWELL_CPU=baseline, x86-64-v3 or x86-64-v4 forces one).",
         ".SH VERBS",
     ]
     for verb in verbs:
