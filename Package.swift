@@ -38,18 +38,25 @@
 //   swell          – the command-line tool
 // Tuning flags (e.g. -Xcc -march=native) are passed on the command line by scripts/, never
 // as unsafeFlags here, so the package stays usable as a dependency.
+// The benchmarks (RasterBench, VideoConvertBench) are a package of their own,
+// Benchmarks/Package.swift, which depends on this one by path: the libraries only a benchmark
+// needs (its reference renderer's) are named there, so building swell never asks for them.
 import PackageDescription
 
 let package = Package(
     name: "Swell",
     products: [
         .executable(name: "swell", targets: ["swell"]),
+        // For the benchmarks' package (Benchmarks/Package.swift), which depends on this one by path.
         .library(name: "SwellRaster", targets: ["SwellRaster"]),
+        .library(name: "SwellDrawList", targets: ["SwellDrawList"]),
+        .library(name: "SwellOutput", targets: ["SwellOutput"]),
+        .library(name: "SwellText", targets: ["SwellText"]),
+        .library(name: "SwellScenes", targets: ["SwellScenes"]),
     ],
     targets: [
         // C libraries from Debian packages, found through pkg-config.
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
@@ -123,14 +130,6 @@ let package = Package(
                 "SwellScenes", "SwellJSON", "SwellSystem",
                 "SwellVideo", "SwellPlayer", "SwellAPI", "CSysShims",
             ]),
-
-        .executableTarget(
-            name: "RasterBench",
-            dependencies: ["SwellRaster", "SwellDrawList", "SwellOutput", "SwellText", "SwellScenes", "CCairo"],
-            path: "Benchmarks/RasterBench"),
-        // Swell's YUV 4:2:0 -> XRGB kernels against libswscale, for the video element's choice.
-        .executableTarget(
-            name: "VideoConvertBench", dependencies: ["SwellRaster", "CFFmpeg"], path: "Benchmarks/VideoConvertBench"),
 
         .testTarget(
             name: "SwellRasterTests", dependencies: ["SwellRaster", "SwellDrawList", "SwellText", "CFreeType"]),

@@ -3,9 +3,9 @@
 // run, alternating one call of each, so both see the same machine state. Prints medians in ms and
 // how far the native-size outputs differ.
 //
-//   swift build -c release --product VideoConvertBench
-//   taskset -c 1 .build/release/VideoConvertBench [iterations] [label]
-import CFFmpeg
+//   swift build -c release --package-path Benchmarks --scratch-path .build/bench-portable --product VideoConvertBench
+//   taskset -c 1 .build/bench-portable/release/VideoConvertBench [iterations] [label]
+import CSwscale
 import Glibc
 import SwellRaster
 

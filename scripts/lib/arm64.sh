@@ -26,9 +26,7 @@ SWELL_ARM64_TRIPLE=aarch64-unknown-linux-gnu
 SWELL_ARM64_SYSROOT_PACKAGES=(libc6-dev libgcc-12-dev libstdc++-12-dev libpng-dev libdrm-dev libjpeg-dev
     libavformat-dev libavcodec-dev libswscale-dev libfreetype-dev libharfbuzz-dev libfontconfig-dev
     libfribidi-dev libunibreak-dev fonts-dejavu-core fonts-quicksand fonts-noto-core tzdata busybox-static
-    libcairo2-dev libmicrohttpd-dev libgnutls28-dev libsodium-dev)
-# libcairo2-dev: not for swell; `swift build --build-tests` builds every target of the package, the
-# benchmark's Cairo comparison (Benchmarks/RasterBench) too.
+    libmicrohttpd-dev libgnutls28-dev libsodium-dev)
 
 # arm64_apt SUITE ARGS...: apt-get with a private configuration (its own lists, cache and status)
 # for arm64 packages of SUITE, so the host's apt state is never touched (no dpkg --add-architecture).

@@ -20,7 +20,8 @@ SWELL_BUILD_PACKAGES=(pkg-config libpng-dev libdrm-dev libjpeg-dev libavformat-d
 # checks it, python3 writes the man page and completion; debootstrap makes the fresh Debian 12
 # root scripts/test-package installs it into; curl asks the installed swell's API for its status.
 SWELL_PACKAGE_PACKAGES=(dpkg-dev lintian python3 debootstrap curl)
-# The benchmark's reference renderer.
+# The benchmark's reference renderer (Benchmarks/Package.swift's CCairo: the root package, and so
+# building swell, never needs it).
 SWELL_BENCH_PACKAGES=(libcairo2-dev)
 # The virtual kiosk: QEMU, a kernel with its modules, busybox for the guest, cpio and kmod to
 # pack the initramfs, python3 for the QMP driver, a C compiler and libc headers for the tiny
