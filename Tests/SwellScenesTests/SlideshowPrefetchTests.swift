@@ -106,12 +106,14 @@ import Testing
         #expect(same, "picture 1 decoded ahead differs from one decoded now")
     }
 
-    /// Three changes (the frames kept and the spare reused), with the loader waited for between
-    /// frames, not waited for, and off: the same bytes at every time.
+    /// Four changes, with the loader waited for between frames, not waited for, and off: the
+    /// same bytes at every time. With four pictures the frame that leaves (picture 0's, at 1.5 s)
+    /// is the spare the loader scales picture 3 into, so a pixel the scaling left unwritten
+    /// would show picture 0 through.
     @Test func aSlideshowGivesTheSameFramesWithAndWithoutThePrefetch() {
-        let times = stride(from: 0.0, through: 3.9, by: 0.1).map { $0 }
+        let times = stride(from: 0.0, through: 4.9, by: 0.1).map { $0 }
         func frames(prefetches: Bool, waiting: Bool) -> [[UInt8]] {
-            let pictures = ThreadCountingPictures(count: 3)
+            let pictures = ThreadCountingPictures(count: 4)
             var scene = slideshow(pictures, prefetches: prefetches)
             return times.map { time in
                 if waiting { scene.finishBackgroundWork() }
