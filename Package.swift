@@ -17,7 +17,8 @@
 //   SwellOutput    – sinks: raw XRGB8888 files, PNG (libpng), atomic file writes; reading PNG
 //                    (huge ones shrunk row by row) and JPEG (libjpeg) pictures
 //   SwellScenes    – animation engine, the built-in scenes, scene files and playlists, frame diffs (no I/O but
-//                    fonts, through SwellText; the clocks and locks it needs, through SwellSystem)
+//                    fonts, through SwellText; the clocks, locks and the picture loader's thread it
+//                    needs, through SwellSystem)
 //   SwellVideo     – video files (FFmpeg's libavformat, libavcodec, libswscale): decoded ahead on
 //                    a thread of their own into XRGB frames, shown by time stamp
 //   SwellService   – the kiosk as a system service: its errors, stop and screen signals, systemd's

@@ -125,6 +125,7 @@ struct PlaylistScene: Scene {
     func isIdle(at time: Double) -> Bool { engine.isIdle(at: time) }
     func nextWake(after time: Double) -> Double? { engine.nextWake(after: time) }
     func finishBackgroundWork() { engine.finishBackgroundWork() }
+    var hasBackgroundWork: Bool { engine.hasBackgroundWork }
 }
 
 /// A playlist playing: the item on screen (a player of its own, drawn into the playlist's
@@ -291,6 +292,9 @@ final class PlaylistEngine {
         current.finishBackgroundWork()
         preparer.finish()
     }
+
+    /// The item on screen's work on other threads, or the next item still being prepared.
+    var hasBackgroundWork: Bool { current.hasBackgroundWork || preparer.isPreparing }
 }
 
 /// The preparing thread: loads the item after the one on screen, as `makePlaylistItem` does
@@ -369,6 +373,9 @@ final class PlaylistPreparer: @unchecked Sendable {
 
     /// Waits until the item asked for is prepared.
     func finish() { queue.sync {} }
+
+    /// An item was asked for and is not prepared yet (read on the render thread, like `asked`).
+    var isPreparing: Bool { asked && lock.withLock { slot == nil } }
 
     /// Lets the item that gave way go on the preparing thread, not the render thread: its text
     /// service (FreeType and fontconfig torn down), its pictures, its video's decoding thread

@@ -253,6 +253,13 @@ public final class ScenePlayer {
         for other in book.pages.values { for layer in other.layers { layer.finishBackgroundWork() } }
     }
 
+    /// Whether any layer of any page has work on other threads not yet done (pictures being
+    /// decoded ahead, a playlist's next item being prepared).
+    public var hasBackgroundWork: Bool {
+        page.layers.contains { $0.hasBackgroundWork }
+            || book.pages.values.contains { $0.layers.contains { $0.hasBackgroundWork } }
+    }
+
     /// Makes every text element read `clock` (a fixed one for deterministic dumps and tests).
     /// Every page's, so the other pages of a dump show the same fixed time.
     public func use(_ clock: WallClock) {

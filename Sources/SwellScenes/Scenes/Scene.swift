@@ -27,6 +27,9 @@ public protocol Scene {
     mutating func show(liveValue: Int)
     /// Waits for work the scene does on other threads (a slideshow decoding its next picture).
     func finishBackgroundWork()
+    /// Whether the scene has work on other threads not yet done (a benchmark gives it the idle
+    /// part of each frame, as a kiosk's render thread sleeps then).
+    var hasBackgroundWork: Bool { get }
 }
 
 extension Scene {
@@ -36,6 +39,7 @@ extension Scene {
     public var liveValue: Int? { nil }
     public mutating func show(liveValue: Int) {}
     public func finishBackgroundWork() {}
+    public var hasBackgroundWork: Bool { false }
 }
 
 extension Color {

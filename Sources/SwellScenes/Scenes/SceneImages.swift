@@ -11,7 +11,8 @@ public struct SceneImages {
     /// Decodes the picture `name`, or throws an error whose description says why. The size is the
     /// frame it will be scaled into: a decoder may return the picture reduced (a large JPEG, in
     /// its DCT) as long as it still covers that size; at its own size is always right. It is
-    /// called on a background queue as well as on the render thread, but never twice at a time.
+    /// called on the picture loader's thread (`PictureLoader`) as well as on the render thread,
+    /// but never twice at a time for one scene.
     public let decode: (String, FrameSize) throws -> PixelBuffer
     /// Reads the names again (the folder may have changed), in ascending order; nil when they
     /// cannot be read. A slideshow calls it at each change of picture. nil: the set is fixed.

@@ -6,8 +6,10 @@ import SwellRaster
 
 /// `slideshow`: signage. Images (decoded by the caller on demand; this module reads no files) are
 /// scaled to fill the screen (or to fit it, between bars) and change on a tap or every `interval`
-/// seconds. At most three are held, scaled, at a time (`SlideFrames`), the next one decoded in
-/// the background; the folder is listed again at each change, so pictures added to it or removed
+/// seconds. A tap is a touch that begins while no other finger is down: fingers that land
+/// together (a hand, or the benchmark's three fingers) change the picture once, not once each,
+/// which would skip pictures never seen. At most three are held, scaled, at a time
+/// (`SlideFrames`), the next one decoded and scaled ahead on the picture loader's thread; the folder is listed again at each change, so pictures added to it or removed
 /// from it are taken into account, and a picture replaced in place (same name, new content) is
 /// decoded again; a single picture that was replaced is revealed over its old self. The next
 /// image is revealed through a wave mask: a band centred on the screen whose height grows from 0
@@ -38,6 +40,12 @@ public struct SlideshowScene: Scene {
     let frames: SlideFrames
 
     public func finishBackgroundWork() { frames.finishPrefetching() }
+    public var hasBackgroundWork: Bool { frames.isPrefetching }
+    /// How many pictures were decoded and scaled on the render thread (the caller of `render`)
+    /// because the loader did not have them ready: the first picture, and those after a jump.
+    public var picturesDecodedWhenNeeded: Int { frames.decodedWhenNeeded }
+    /// The fingers down (bit `finger % 64`): a touch that begins while one is down is no tap.
+    var fingersDown: UInt64 = 0
     /// Lists the pictures again at each change (a folder that may have changed), if it can.
     let relist: (() -> [String]?)?
     let interval: Double
@@ -59,15 +67,17 @@ public struct SlideshowScene: Scene {
     var nextTimer: Double
     var mask = Path()
 
-    public init(_ settings: SceneSettings, images: SceneImages) {
+    /// `prefetches`: the next picture is decoded ahead on the loader's thread (off: each when it
+    /// is needed, on the render thread; the frames are the same bytes either way).
+    public init(_ settings: SceneSettings, images: SceneImages, prefetches: Bool = true) {
         background = settings.color("background")
         if settings.text("fit") == "fit" {
             let bars = settings.color("background").opaquePixel
-            frames = SlideFrames(decode: images.decode, version: images.version) {
+            frames = SlideFrames(decode: images.decode, version: images.version, prefetches: prefetches) {
                 scaleImageToFit($0, into: $1, background: bars)
             }
         } else {
-            frames = SlideFrames(decode: images.decode, version: images.version)
+            frames = SlideFrames(decode: images.decode, version: images.version, prefetches: prefetches)
         }
         relist = images.relist
         names = images.names
@@ -121,7 +131,17 @@ public struct SlideshowScene: Scene {
 
     public mutating func handle(_ event: TouchEvent) {
         advance(to: event.time)
-        if event.phase == .began { change(at: event.time) }
+        let bit: UInt64 = 1 << UInt64(event.finger & 63)
+        switch event.phase {
+        case .began:
+            // A finger beginning again without having ended: ends were lost (another page was
+            // shown meanwhile), so the fingers recorded down are forgotten.
+            if fingersDown & bit != 0 { fingersDown = 0 }
+            if fingersDown == 0 { change(at: event.time) }
+            fingersDown |= bit
+        case .moved: break
+        case .ended: fingersDown &= ~bit
+        }
     }
 
     public mutating func render(at time: Double, size: FrameSize, into ops: inout [FrameCommand]) {

@@ -36,8 +36,9 @@ let benchVerb = Verb(
         frame is drawn before the timed ones and reported apart as 'start-up' (it decodes the
         pictures and lays the text out, while a kiosk still shows the console); frame 0 then
         draws only what its touches changed. Work the scene does on other threads (a playlist's
-        next item, a slideshow's next picture) is waited for between frames, untimed, and the wait
-        reported: the stepped clock runs far faster than the seconds a kiosk's threads have.
+        next item, a slideshow's next picture) gets the idle rest of each frame period, as on a
+        kiosk: it is waited for between frames, untimed and reported, up to the end of the period
+        of the frame before; what a frame needs that is still not done is waited for in its time.
         --clock-step S holds the animation at time 0 and moves the wall clock S seconds a frame:
         with --clock-step 60, each frame of a page with an HH:MM clock shows a new minute, so its
         frame times against --whole-frames say what a clock's change costs against a full redraw.

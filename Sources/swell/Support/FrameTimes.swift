@@ -11,9 +11,10 @@ struct FrameTimes {
     /// still on screen, so it is reported apart and judged by no budget). Nil: none was drawn.
     var startup: Double?
     /// Milliseconds waited, between frames and untimed, for the scene's work on other threads (a
-    /// playlist's next item, a slideshow's next picture): the stepped clock runs faster than
-    /// real time, and a kiosk's background threads have the seconds of a turn for what a
-    /// benchmark gives them a few milliseconds. The frames that waited, and the longest wait.
+    /// playlist's next item, a slideshow's next picture), each wait at most the idle rest of the
+    /// frame period before (what a kiosk's render thread sleeps through): the stepped clock runs
+    /// faster than real time. What is not done by then is waited for in the next frame's time.
+    /// The frames that waited, and the longest wait.
     var waited = 0.0
     var waits = 0
     var longestWait = 0.0
