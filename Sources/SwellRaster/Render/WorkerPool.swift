@@ -16,7 +16,9 @@ typealias PoolBody = @convention(c) (_ context: UnsafeRawPointer, _ worker: Int)
 /// wait for the scheduler, and an idle kiosk's helpers do not burn a core. A helper that has not
 /// joined a job by the time the caller has done its part (all of it, if the helper never came)
 /// is not waited for: on a busy machine a helper waiting for a core made two threads slower
-/// than one. `wake()` lets a caller start sleeping helpers early, while it prepares the job.
+/// than one. `wake()` lets a caller start sleeping helpers early, while it prepares the job:
+/// woken so, a helper spins longer (`wakeSpinLimit`) before it sleeps again, long enough to
+/// cover a frame's content update (the scene building its display list) on a paced kiosk.
 /// `deinit` stops and joins them.
 final class WorkerPool {
     /// Threads besides the caller.
@@ -64,8 +66,9 @@ final class WorkerPool {
         state.closeAndWaitForParticipants()
     }
 
-    /// Starts sleeping helpers spinning again (for `spinLimit`), so that the next `run` finds
-    /// them awake: the wake-up's latency overlaps the caller's own preparation of the job.
+    /// Starts sleeping helpers spinning again (for `wakeSpinLimit`), so that the next `run` finds
+    /// them awake: the wake-up's latency (and the futex call's cost to the caller) overlaps the
+    /// caller's own preparation of the job. Cheap when no helper sleeps (one relaxed load).
     func wake() {
         guard state.sleepingHelpers.load(ordering: .relaxed) > 0 else { return }
         state.wakeups.add(1, ordering: .sequentiallyConsistent)
@@ -75,6 +78,17 @@ final class WorkerPool {
     /// Pauses a waiting thread spins for before it sleeps: ~50 µs at the ~25 ns a `pause` took on
     /// the 2-core AMD EPYC (longer where `pause` is slower, e.g. ~140 cycles on Skylake).
     static let spinLimit = 2048
+
+    /// Pauses a helper woken by `wake()` spins for before it sleeps again: ~400 µs on the 2-core
+    /// AMD EPYC, time for a scene to build its display list after `FrameRenderer.prepare()`
+    /// (the waveform's takes tens of µs; a page's text layout may take longer, and then the
+    /// helper sleeps again and `render`'s own `wake()` starts it once more). Bounded, so a
+    /// kiosk that wakes the pool for a frame that then draws nothing does not spin for long.
+    static let wakeSpinLimit = 16384
+
+    /// Times helpers were woken from their sleep by `wake()` (measuring and tests: the pool's
+    /// wake path is taken).
+    var wakeups: Int { state.wakeups.load(ordering: .relaxed) }
 }
 
 /// What the caller and the helpers share.
@@ -136,8 +150,9 @@ private final class PoolState: @unchecked Sendable {
     /// The generation after `seen` (nil: shut down), spinning for `spinLimit` pauses and then
     /// sleeping until a job or a `wake()` comes, then spinning again.
     private func waitForJob(after seen: Int) -> Int? {
+        var limit = WorkerPool.spinLimit
         while true {
-            for _ in 0..<WorkerPool.spinLimit {
+            for _ in 0..<limit {
                 let now = generation.load(ordering: .acquiring)
                 if now != seen { return now }
                 if shutdown.load(ordering: .relaxed) { return nil }
@@ -151,6 +166,9 @@ private final class PoolState: @unchecked Sendable {
                     && !shutdown.load(ordering: .sequentiallyConsistent)
             }
             sleepingHelpers.subtract(1, ordering: .sequentiallyConsistent)
+            // Woken early for a job being prepared: wait for it longer than between jobs.
+            limit =
+                wakeups.load(ordering: .relaxed) != woken ? WorkerPool.wakeSpinLimit : WorkerPool.spinLimit
         }
     }
 
