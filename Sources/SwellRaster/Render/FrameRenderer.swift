@@ -66,7 +66,7 @@ public final class FrameRenderer {
     private let strokeColumns = StrokeColumnTable()
     private var pool: WorkerPool {
         if let helpers { return helpers }
-        let created = WorkerPool(helpers: threads - 1)
+        let created = WorkerPool(helpers: threads - 1, pinsHelpers: tuning.pinsHelpers)
         helpers = created
         return created
     }

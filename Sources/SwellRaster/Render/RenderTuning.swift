@@ -48,6 +48,9 @@ public struct RenderTuning: Sendable, Equatable {
     /// cache for the presenter's copy. nil: never. Default `defaultStreamingFillBytes`. Never a
     /// byte of the output.
     public var streamingFillBytes: Int?
+    /// Whether the helper threads each keep to one processor (`WorkerPool.init`), read when
+    /// the renderer creates them (its first frame drawn on several threads). Default true.
+    public var pinsHelpers: Bool
 
     /// Half the machine's largest cache (`SwellSystem.largestCacheBytes`), at least 4 MiB: a
     /// damage that large would not stay in the cache until it is presented, so its plain fill
@@ -60,7 +63,7 @@ public struct RenderTuning: Sendable, Equatable {
         bandHeight: Int? = nil, bandThreads: Int? = nil, sharesStrokeColumns: Bool = true,
         stripCut: StripCut = .strokes, stripColumns: Int? = nil, minimumBandRows: Int = 96,
         minimumFineBandRows: Int = 48, circleBandBytes: Int = 1 << 20,
-        streamingFillBytes: Int? = RenderTuning.defaultStreamingFillBytes
+        streamingFillBytes: Int? = RenderTuning.defaultStreamingFillBytes, pinsHelpers: Bool = true
     ) {
         precondition((bandHeight ?? 1) >= 1 && (bandThreads ?? 1) >= 1, "bands and threads are at least 1")
         self.bandHeight = bandHeight
@@ -72,6 +75,7 @@ public struct RenderTuning: Sendable, Equatable {
         self.minimumFineBandRows = minimumFineBandRows
         self.circleBandBytes = circleBandBytes
         self.streamingFillBytes = streamingFillBytes
+        self.pinsHelpers = pinsHelpers
     }
 
     /// Which frames several threads draw in vertical strips (`BandPlan.cutIntoStrips`) instead

@@ -24,16 +24,28 @@ final class WorkerPool {
     /// Threads besides the caller.
     let helpers: Int
     private let state: PoolState
+    /// Keeps the caller off the pinned helpers' cores while it runs a job (nil: not pinned).
+    private let callerAffinity: HelperAffinity?
     private var threads: [SwellSystem.Thread] = []
 
-    init(helpers: Int) {
+    /// `pinsHelpers`: each helper keeps to one processor, helper i to the i-th of those the
+    /// process may run on (`SwellSystem.Thread.pinCurrent`), so that a helper woken for a frame
+    /// is never queued behind the caller on the caller's core (Linux's wake-affine placement
+    /// did that on a paced kiosk); the caller itself is left free, and moves off a helper's
+    /// core on its own.
+    init(helpers: Int, pinsHelpers: Bool = true) {
         precondition(helpers >= 1)
         self.helpers = helpers
         state = PoolState(helpers: helpers)
+        callerAffinity = pinsHelpers ? HelperAffinity() : nil
         for index in 1...helpers {
             let state = self.state
             do {
-                threads.append(try SwellSystem.Thread { state.helperLoop(worker: index) })
+                threads.append(
+                    try SwellSystem.Thread {
+                        if pinsHelpers { SwellSystem.Thread.pinCurrent(toAllowedProcessor: index) }
+                        state.helperLoop(worker: index)
+                    })
             } catch {
                 // Without threads no frame can be drawn in parallel; nor can it be drawn at all
                 // if the system cannot create two, so this is not a recoverable error.
@@ -54,6 +66,10 @@ final class WorkerPool {
     /// helper that is late (asleep, or waiting for a core on a busy machine) is not waited for,
     /// the caller having done its part. `context` must stay valid until `run` returns.
     func run(_ body: PoolBody, context: UnsafeRawPointer) {
+        // Off the helpers' cores for the job (a caller left where a helper is pinned took
+        // turns with it there), then back to its own mask.
+        callerAffinity?.keepCurrentThreadOff(helpers: helpers)
+        defer { callerAffinity?.restore() }
         state.body = body
         state.context = context
         // Open the job (release: after its fields), then publish it. Sequentially consistent

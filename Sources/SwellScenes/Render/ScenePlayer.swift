@@ -108,6 +108,12 @@ public final class ScenePlayer {
     /// (measuring only: `swell bench --late-wake`).
     public var wakesHelpersEarly = true
 
+    /// `FrameRenderer.tuning.pinsHelpers` (measuring only; before the first frame).
+    public var pinsHelpers: Bool {
+        get { renderer.tuning.pinsHelpers }
+        set { renderer.tuning.pinsHelpers = newValue }
+    }
+
     /// `FrameRenderer.helperWakeups` (measuring only).
     public var helperWakeups: Int { renderer.helperWakeups }
 

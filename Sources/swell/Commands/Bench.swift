@@ -84,6 +84,9 @@ let benchVerb = Verb(
             "late-wake",
             "wake the render helpers when the frame's list is rendered, not as the scene starts building it "
                 + "(the same pixels; to measure)"),
+        .flag(
+            "unpinned-helpers",
+            "let the render helpers run on any core, not each on one of its own (the same pixels; to measure)"),
         .option(
             "streaming-fill", "always|never",
             "with --drawlists: write the background rows no command drew in streaming stores always or never "

@@ -21,6 +21,7 @@ func benchScene(_ sceneName: String, _ arguments: ParsedArguments) throws -> Int
     player.sharesStrokeColumns = !arguments.has("per-band-columns")
     if arguments.has("row-bands") { player.stripCut = .never }
     player.wakesHelpersEarly = !arguments.has("late-wake")
+    player.pinsHelpers = !arguments.has("unpinned-helpers")
     if arguments["strip-columns"] != nil {
         player.stripColumns = try arguments.integer("strip-columns", default: 64, in: 16...4096)
     }
