@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -312,4 +313,47 @@ int swell_realtime_timer(void) { return timerfd_create(CLOCK_REALTIME, TFD_NONBL
 int swell_realtime_timer_arm_cancel_on_set(int fd, long seconds) {
     struct itimerspec spec = {.it_value = {.tv_sec = seconds}};
     return timerfd_settime(fd, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET, &spec, NULL);
+}
+
+int swell_pin_thread_to_allowed(int index) {
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return -1;
+    int count = CPU_COUNT(&allowed);
+    if (count < 2) {
+        errno = 0;
+        return -1;
+    }
+    int wanted = ((index % count) + count) % count;
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+        if (!CPU_ISSET(cpu, &allowed)) continue;
+        if (wanted-- > 0) continue;
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(cpu, &one);
+        return sched_setaffinity(0, sizeof one, &one) == 0 ? cpu : -1;
+    }
+    return -1;
+}
+
+int swell_keep_off_helpers(int helpers, uint64_t *saved) {
+    cpu_set_t current;
+    CPU_ZERO(&current);
+    if (sched_getaffinity(0, sizeof current, &current) != 0) return -1;
+    memcpy(saved, &current, sizeof current);
+    if (helpers + 1 > CPU_COUNT(&current)) return 0;
+    cpu_set_t keep = current;
+    int index = 0;
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+        if (!CPU_ISSET(cpu, &current)) continue;
+        if (index >= 1 && index <= helpers) CPU_CLR(cpu, &keep);
+        index++;
+    }
+    return sched_setaffinity(0, sizeof keep, &keep) == 0 ? 1 : -1;
+}
+
+int swell_restore_affinity(const uint64_t *saved) {
+    cpu_set_t mask;
+    memcpy(&mask, saved, sizeof mask);
+    return sched_setaffinity(0, sizeof mask, &mask);
 }

@@ -116,4 +116,17 @@ const char *swell_cpu_flavour(void);
 /// FMA: x86-64-v3) or 4 (AVX-512: x86-64-v4); 0 on other architectures.
 int swell_x86_cpu_level(void);
 
+// MARK: processors
+/// Restricts the calling thread to the `index`-th processor (counted modulo their number) of
+/// those it may run on now; returns that processor's number, or -1 (errno set) where the
+/// kernel refused (or -1 with errno 0 where there is only one).
+int swell_pin_thread_to_allowed(int index);
+/// Saves the calling thread's processor mask in `saved` (16 words, 1024 processors) and
+/// restricts the thread to its processors but the 1st to `helpers`-th (those
+/// swell_pin_thread_to_allowed gives helpers 1...helpers). Returns 1 if it changed the mask, 0
+/// if there are too few processors to keep one for the caller, -1 (errno set) on failure.
+int swell_keep_off_helpers(int helpers, uint64_t *saved);
+/// Gives the calling thread back a mask saved by swell_keep_off_helpers.
+int swell_restore_affinity(const uint64_t *saved);
+
 #endif

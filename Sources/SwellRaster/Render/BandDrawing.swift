@@ -10,6 +10,7 @@
 /// read-only through unsafe buffers (`BandJob`), and the commands are read without reference
 /// counting (`withUnretained`): a band allocates nothing.
 
+import CSpin
 import Synchronization
 
 /// One frame's commands and rectangles, shared read-only by the threads drawing its bands.
@@ -25,6 +26,9 @@ struct BandJob: @unchecked Sendable {
     let strokes: StrokeColumnTable.View?
     let surface: PixelSurface
     let background: UInt32
+    /// Whether the rows no command wrote are filled in streaming stores at the band's end
+    /// (`RenderTuning.streamingFillBytes`).
+    var streamsFill = false
 
     /// Draws every command reaching `area` (one band of a damage rectangle), clipped to it, and
     /// only in the rows no later occluder hides.
@@ -41,7 +45,34 @@ struct BandJob: @unchecked Sendable {
                 draw(command, index, in: band, rows, scratch, hidden: hidden, depth: &depth)
             }
         }
-        rows.materialise(band.y0..<band.y1)
+        if streamsFill {
+            streamFill(rows, band.y0..<band.y1)
+        } else {
+            rows.materialise(band.y0..<band.y1)
+        }
+    }
+
+    /// `rows.materialise(range)` at a band's end in streaming stores (`swell_stream_fill32`): the
+    /// rows still virtual there are written by nothing else this frame, so their lines need not
+    /// be read from memory first. Fenced, so the thread that presents the frame sees them.
+    ///
+    /// Why: on a large frame whose rows are mostly background (the text page: gaps between
+    /// lines, margins) the plain fill read every line it wrote (read-for-ownership), twice a
+    /// memset's traffic; the band's rows that commands drew stay in plain stores (the kernels
+    /// read them).
+    func streamFill(_ rows: UniformRows, _ range: Range<Int>) {
+        let low = max(range.lowerBound, 0)
+        let high = min(range.upperBound, surface.height)
+        let columns = rows.columns
+        var streamed = false
+        for y in low..<high {
+            let color = rows.colors[y]
+            guard color != UniformRows.written else { continue }
+            swell_stream_fill32(surface.row(y) + columns.lowerBound, color, columns.count)
+            rows.colors[y] = UniformRows.written
+            streamed = true
+        }
+        if streamed { swell_stream_fence() }
     }
 
     /// Draws command `index` of `render`'s band in the rows no later occluder hides; `depth`
@@ -289,7 +320,18 @@ struct ParallelStrokeColumns {
     }
 }
 
-/// The next band to take, shared by the pool's threads (reset for every frame).
+/// The next band to take, shared by the pool's threads (reset for every frame), alone on its
+/// cache line: every thread writes it once per band, and a neighbour written per band or per
+/// frame (another object's field in the same 64-byte line, or in the 128-byte pair that Intel's
+/// adjacent-line prefetcher fetches together) would make every take a miss for the others.
+/// The object's header is 16 bytes and malloc aligns to 16, so 112 bytes of padding before the
+/// counter and 120 after keep any other allocation at least 112 bytes from it, whatever the
+/// object's address.
 final class BandCounter: Sendable {
+    private let before: Padding = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     let next = Atomic<Int>(0)
+    private let after: Padding = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    private let afterTail = 0
+
+    private typealias Padding = (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int)
 }

@@ -66,7 +66,7 @@ public final class FrameRenderer {
     private let strokeColumns = StrokeColumnTable()
     private var pool: WorkerPool {
         if let helpers { return helpers }
-        let created = WorkerPool(helpers: threads - 1)
+        let created = WorkerPool(helpers: threads - 1, pinsHelpers: tuning.pinsHelpers)
         helpers = created
         return created
     }
@@ -98,6 +98,21 @@ public final class FrameRenderer {
     public convenience init(threads: Int, bandHeight: Int?) {
         self.init(threads: threads, tuning: RenderTuning(bandHeight: bandHeight))
     }
+
+    /// Says a frame is coming: its content update (the scene building the display list) begins.
+    /// Helper threads asleep since the last frame start waking now (`WorkerPool.wake`), so that
+    /// by `render` they are spinning, not still on their way out of the kernel: on a paced
+    /// kiosk (a frame every 16.7 ms, the helpers asleep in between) that wake-up otherwise
+    /// landed inside the frame, and two threads drew the waveform slower than one. Optional
+    /// (`render` wakes them too, later); a renderer on one thread, or whose helpers are
+    /// awake, does nothing. Changes no pixel.
+    public func prepare() {
+        helpers?.wake()
+    }
+
+    /// Times the helper threads were woken early (by `prepare()` or `render`) from their
+    /// sleep between frames; 0 on one thread (measuring and tests).
+    public var helperWakeups: Int { helpers?.wakeups ?? 0 }
 
     /// Renders `list` into `surface` and returns the pixels that may differ from the previous
     /// frame rendered into it. With `tracksDamage`, and a previous tracked frame of this renderer
@@ -198,6 +213,14 @@ public final class FrameRenderer {
         }
     }
 
+    /// Whether this frame's damage is large enough for streaming fills (`tuning.streamingFillBytes`).
+    private func streamsFill(_ surface: PixelSurface) -> Bool {
+        guard let threshold = tuning.streamingFillBytes else { return false }
+        var bytes = 0
+        for region in plan.regions { bytes += (region.x1 - region.x0) * (region.y1 - region.y0) * 4 }
+        return bytes >= threshold
+    }
+
     /// Draws the strips of `job` on the pool (`ParallelStrips`).
     private func renderStrips(_ job: BandJob) {
         precondition(job.bands.count < 1 << 31)
@@ -213,10 +236,11 @@ public final class FrameRenderer {
             bins.rects.withUnsafeBufferPointer { rects in
                 plan.bands.withUnsafeBufferPointer { bands in
                     bins.occluders.withUnsafeBufferPointer { occluders in
-                        let job = BandJob(
+                        var job = BandJob(
                             commands: commands, rects: rects, bands: bands, occluders: occluders,
                             columnOccluder: bins.columnOccluder, strokes: sharedStrokes > 0 ? strokeColumns.view : nil,
                             surface: surface, background: list.background.opaquePixel)
+                        job.streamsFill = streamsFill(surface)
                         if threads == 1 || bands.count == 1 {
                             for band in bands { job.render(band, views[0]) }
                             return
@@ -256,6 +280,12 @@ extension FrameRenderer {
         set { tuning.sharesStrokeColumns = newValue }
     }
 
+    /// `tuning.streamingFillBytes`.
+    public var streamingFillBytes: Int? {
+        get { tuning.streamingFillBytes }
+        set { tuning.streamingFillBytes = newValue }
+    }
+
     /// `tuning.stripCut`.
     public var stripCut: StripCut {
         get { tuning.stripCut }
@@ -267,6 +297,10 @@ extension FrameRenderer {
         get { tuning.stripColumns }
         set { tuning.stripColumns = newValue }
     }
+
+    /// The work items (row bands or strips) the last frame drawn was cut into, in the order
+    /// the threads take them (tests and measuring; a copy).
+    public var bandsDrawn: [ClipRect] { plan.bands }
 
     /// Whether the last frame drawn was cut into strips.
     public var drewStrips: Bool { plan.drewStrips }

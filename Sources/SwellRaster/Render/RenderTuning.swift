@@ -1,3 +1,5 @@
+import SwellSystem
+
 /// How a `FrameRenderer` cuts a frame for its threads: one value, given at init (and changed
 /// between frames only to measure). No field changes a byte of the output: every kernel's
 /// pixels are independent of its clip rectangle (FrameRendererTests, StripsTests,
@@ -40,11 +42,28 @@ public struct RenderTuning: Sendable, Equatable {
     /// Zen 4/5, 512 KiB on a Raspberry Pi 5's Cortex-A76, where 1 MiB bands still halve the
     /// working set of a whole 1080p frame). Default 1 MiB (136 rows at 1920 wide).
     public var circleBandBytes: Int
+    /// Frames whose damage is at least this many bytes write the rows no command drew in
+    /// streaming stores, which do not read the memory they overwrite and leave it out of the
+    /// cache (`BandJob.streamFill`); smaller ones in plain stores, which leave the rows in the
+    /// cache for the presenter's copy. nil: never. Default `defaultStreamingFillBytes`. Never a
+    /// byte of the output.
+    public var streamingFillBytes: Int?
+    /// Whether the helper threads each keep to one processor (`WorkerPool.init`), read when
+    /// the renderer creates them (its first frame drawn on several threads). Default true.
+    public var pinsHelpers: Bool
+
+    /// Half the machine's largest cache (`SwellSystem.largestCacheBytes`), at least 4 MiB: a
+    /// damage that large would not stay in the cache until it is presented, so its plain fill
+    /// would read every line from memory (read-for-ownership) only to write it back. A 1080p
+    /// frame (8 MiB) streams on an Intel N100 (6 MiB L3) or a Raspberry Pi 5 (2 MiB), not on
+    /// the 32 MiB-L3 EPYC here; a 4k frame (33 MiB) streams on both.
+    public static let defaultStreamingFillBytes = max(4 << 20, (largestCacheBytes ?? 0) / 2)
 
     public init(
         bandHeight: Int? = nil, bandThreads: Int? = nil, sharesStrokeColumns: Bool = true,
         stripCut: StripCut = .strokes, stripColumns: Int? = nil, minimumBandRows: Int = 96,
-        minimumFineBandRows: Int = 48, circleBandBytes: Int = 1 << 20
+        minimumFineBandRows: Int = 48, circleBandBytes: Int = 1 << 20,
+        streamingFillBytes: Int? = RenderTuning.defaultStreamingFillBytes, pinsHelpers: Bool = true
     ) {
         precondition((bandHeight ?? 1) >= 1 && (bandThreads ?? 1) >= 1, "bands and threads are at least 1")
         self.bandHeight = bandHeight
@@ -55,6 +74,8 @@ public struct RenderTuning: Sendable, Equatable {
         self.minimumBandRows = minimumBandRows
         self.minimumFineBandRows = minimumFineBandRows
         self.circleBandBytes = circleBandBytes
+        self.streamingFillBytes = streamingFillBytes
+        self.pinsHelpers = pinsHelpers
     }
 
     /// Which frames several threads draw in vertical strips (`BandPlan.cutIntoStrips`) instead

@@ -16,22 +16,36 @@ typealias PoolBody = @convention(c) (_ context: UnsafeRawPointer, _ worker: Int)
 /// wait for the scheduler, and an idle kiosk's helpers do not burn a core. A helper that has not
 /// joined a job by the time the caller has done its part (all of it, if the helper never came)
 /// is not waited for: on a busy machine a helper waiting for a core made two threads slower
-/// than one. `wake()` lets a caller start sleeping helpers early, while it prepares the job.
+/// than one. `wake()` lets a caller start sleeping helpers early, while it prepares the job:
+/// woken so, a helper spins longer (`wakeSpinLimit`) before it sleeps again, long enough to
+/// cover a frame's content update (the scene building its display list) on a paced kiosk.
 /// `deinit` stops and joins them.
 final class WorkerPool {
     /// Threads besides the caller.
     let helpers: Int
     private let state: PoolState
+    /// Keeps the caller off the pinned helpers' cores while it runs a job (nil: not pinned).
+    private let callerAffinity: HelperAffinity?
     private var threads: [SwellSystem.Thread] = []
 
-    init(helpers: Int) {
+    /// `pinsHelpers`: each helper keeps to one processor, helper i to the i-th of those the
+    /// process may run on (`SwellSystem.Thread.pinCurrent`), so that a helper woken for a frame
+    /// is never queued behind the caller on the caller's core (Linux's wake-affine placement
+    /// did that on a paced kiosk); the caller itself is left free, and moves off a helper's
+    /// core on its own.
+    init(helpers: Int, pinsHelpers: Bool = true) {
         precondition(helpers >= 1)
         self.helpers = helpers
         state = PoolState(helpers: helpers)
+        callerAffinity = pinsHelpers ? HelperAffinity() : nil
         for index in 1...helpers {
             let state = self.state
             do {
-                threads.append(try SwellSystem.Thread { state.helperLoop(worker: index) })
+                threads.append(
+                    try SwellSystem.Thread {
+                        if pinsHelpers { SwellSystem.Thread.pinCurrent(toAllowedProcessor: index) }
+                        state.helperLoop(worker: index)
+                    })
             } catch {
                 // Without threads no frame can be drawn in parallel; nor can it be drawn at all
                 // if the system cannot create two, so this is not a recoverable error.
@@ -52,6 +66,10 @@ final class WorkerPool {
     /// helper that is late (asleep, or waiting for a core on a busy machine) is not waited for,
     /// the caller having done its part. `context` must stay valid until `run` returns.
     func run(_ body: PoolBody, context: UnsafeRawPointer) {
+        // Off the helpers' cores for the job (a caller left where a helper is pinned took
+        // turns with it there), then back to its own mask.
+        callerAffinity?.keepCurrentThreadOff(helpers: helpers)
+        defer { callerAffinity?.restore() }
         state.body = body
         state.context = context
         // Open the job (release: after its fields), then publish it. Sequentially consistent
@@ -64,8 +82,9 @@ final class WorkerPool {
         state.closeAndWaitForParticipants()
     }
 
-    /// Starts sleeping helpers spinning again (for `spinLimit`), so that the next `run` finds
-    /// them awake: the wake-up's latency overlaps the caller's own preparation of the job.
+    /// Starts sleeping helpers spinning again (for `wakeSpinLimit`), so that the next `run` finds
+    /// them awake: the wake-up's latency (and the futex call's cost to the caller) overlaps the
+    /// caller's own preparation of the job. Cheap when no helper sleeps (one relaxed load).
     func wake() {
         guard state.sleepingHelpers.load(ordering: .relaxed) > 0 else { return }
         state.wakeups.add(1, ordering: .sequentiallyConsistent)
@@ -75,6 +94,17 @@ final class WorkerPool {
     /// Pauses a waiting thread spins for before it sleeps: ~50 µs at the ~25 ns a `pause` took on
     /// the 2-core AMD EPYC (longer where `pause` is slower, e.g. ~140 cycles on Skylake).
     static let spinLimit = 2048
+
+    /// Pauses a helper woken by `wake()` spins for before it sleeps again: ~400 µs on the 2-core
+    /// AMD EPYC, time for a scene to build its display list after `FrameRenderer.prepare()`
+    /// (the waveform's takes tens of µs; a page's text layout may take longer, and then the
+    /// helper sleeps again and `render`'s own `wake()` starts it once more). Bounded, so a
+    /// kiosk that wakes the pool for a frame that then draws nothing does not spin for long.
+    static let wakeSpinLimit = 16384
+
+    /// Times helpers were woken from their sleep by `wake()` (measuring and tests: the pool's
+    /// wake path is taken).
+    var wakeups: Int { state.wakeups.load(ordering: .relaxed) }
 }
 
 /// What the caller and the helpers share.
@@ -136,8 +166,9 @@ private final class PoolState: @unchecked Sendable {
     /// The generation after `seen` (nil: shut down), spinning for `spinLimit` pauses and then
     /// sleeping until a job or a `wake()` comes, then spinning again.
     private func waitForJob(after seen: Int) -> Int? {
+        var limit = WorkerPool.spinLimit
         while true {
-            for _ in 0..<WorkerPool.spinLimit {
+            for _ in 0..<limit {
                 let now = generation.load(ordering: .acquiring)
                 if now != seen { return now }
                 if shutdown.load(ordering: .relaxed) { return nil }
@@ -151,6 +182,9 @@ private final class PoolState: @unchecked Sendable {
                     && !shutdown.load(ordering: .sequentiallyConsistent)
             }
             sleepingHelpers.subtract(1, ordering: .sequentiallyConsistent)
+            // Woken early for a job being prepared: wait for it longer than between jobs.
+            limit =
+                wakeups.load(ordering: .relaxed) != woken ? WorkerPool.wakeSpinLimit : WorkerPool.spinLimit
         }
     }
 

@@ -103,6 +103,20 @@ public final class ScenePlayer {
         set { renderer.bandThreads = newValue }
     }
 
+    /// Whether `render(at:into:)` wakes the renderer's helper threads before the scenes build
+    /// the frame (`FrameRenderer.prepare()`), rather than only when the list is rendered
+    /// (measuring only: `swell bench --late-wake`).
+    public var wakesHelpersEarly = true
+
+    /// `FrameRenderer.tuning.pinsHelpers` (measuring only; before the first frame).
+    public var pinsHelpers: Bool {
+        get { renderer.tuning.pinsHelpers }
+        set { renderer.tuning.pinsHelpers = newValue }
+    }
+
+    /// `FrameRenderer.helperWakeups` (measuring only).
+    public var helperWakeups: Int { renderer.helperWakeups }
+
     /// `FrameRenderer.stripCut` (measuring only).
     public var stripCut: FrameRenderer.StripCut {
         get { renderer.stripCut }
@@ -203,6 +217,9 @@ public final class ScenePlayer {
     /// the renderer's storage: copy it (`Damage.formUnion`) to keep it past the next frame.
     @discardableResult
     public func render(at time: Double, into surface: PixelSurface) -> Damage {
+        // The renderer's sleeping helpers wake while the scenes build the list (the kiosk loop
+        // and the bench both come through here as a frame's content update begins).
+        if wakesHelpersEarly { renderer.prepare() }
         buildFrame(at: time, size: screenSize(for: surface))
         let damage: Damage
         if let viewport, !viewport.isWholeCanvas {

@@ -79,6 +79,14 @@ func systemClosedir(_ directory: OpaquePointer) -> Int32 { closedir(directory) }
 
 @usableFromInline func systemThreadJoin(_ thread: pthread_t) -> Int32 { pthread_join(thread, nil) }
 
+@usableFromInline func systemPinThreadToAllowed(_ index: Int32) -> Int32 { swell_pin_thread_to_allowed(index) }
+
+@usableFromInline func systemKeepOffHelpers(_ helpers: Int32, _ saved: UnsafeMutablePointer<UInt64>) -> Int32 {
+    swell_keep_off_helpers(helpers, saved)
+}
+
+@usableFromInline func systemRestoreAffinity(_ saved: UnsafePointer<UInt64>) -> Int32 { swell_restore_affinity(saved) }
+
 @usableFromInline func systemMutexInit(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) -> Int32 {
     pthread_mutex_init(mutex, nil)
 }

@@ -77,6 +77,21 @@ let benchVerb = Verb(
             "strip-columns", "N",
             "cut those frames' strips on multiples of N columns, narrowing towards the middle "
                 + "(default: one strip a thread; to measure)"),
+        .option(
+            "pace", "MS",
+            "sleep MS milliseconds after each frame, untimed, as a paced kiosk idles between frames "
+                + "(the render threads' helpers go to sleep; default: frames back to back)"),
+        .flag(
+            "late-wake",
+            "wake the render helpers when the frame's list is rendered, not as the scene starts building it "
+                + "(the same pixels; to measure)"),
+        .flag(
+            "unpinned-helpers",
+            "let the render helpers run on any core, not each on one of its own (the same pixels; to measure)"),
+        .option(
+            "streaming-fill", "always|never",
+            "with --drawlists: write the background rows no command drew in streaming stores always or never "
+                + "(default: for frames over half the largest cache; the same pixels; to measure)"),
         .flag("whole-frames", "draw every frame whole (default: only what changed since the previous frame)"),
         .option(
             "clock-step", "S",
@@ -147,6 +162,13 @@ private func runBench(_ arguments: ParsedArguments) throws -> Int32 {
         }
         let buffer = PixelBuffer(width: frame.width, height: frame.height)
         let renderer = FrameRenderer(threads: threads)
+        switch arguments["streaming-fill"] {
+        case nil: break
+        case "always": renderer.streamingFillBytes = 0
+        case "never": renderer.streamingFillBytes = nil
+        case let other?:
+            throw CommandFailure(ExitStatus.usage, "--streaming-fill wants always or never, not '\(other)'")
+        }
         var progress = ProgressBar(total: frames * 2, label: name)
         // Whole frames (with damage tracking, the same frame again would draw nothing). Warm-up:
         // caches, page faults, reusable storage.

@@ -20,6 +20,8 @@ func benchScene(_ sceneName: String, _ arguments: ParsedArguments) throws -> Int
     player.bandThreads = try arguments.integer("band-threads", default: threads, in: 1...256)
     player.sharesStrokeColumns = !arguments.has("per-band-columns")
     if arguments.has("row-bands") { player.stripCut = .never }
+    player.wakesHelpersEarly = !arguments.has("late-wake")
+    player.pinsHelpers = !arguments.has("unpinned-helpers")
     if arguments["strip-columns"] != nil {
         player.stripColumns = try arguments.integer("strip-columns", default: 64, in: 16...4096)
     }
@@ -65,6 +67,9 @@ struct SceneBench {
     let clockStep: Double?
     /// A video wall's tile (`--canvas`, `--viewport`): each frame is this rectangle of the canvas.
     let viewport: Viewport?
+    /// `--pace MS`: seconds slept after each frame, untimed (a paced kiosk's idle time between
+    /// frames, when the render helpers go to sleep); nil: frames back to back.
+    let pace: Double?
 
     /// Opens the output; `defaultSeconds` of animation unless --seconds or --frames say otherwise.
     init(_ arguments: ParsedArguments, threads: Int, defaultSeconds: Double) throws {
@@ -72,6 +77,12 @@ struct SceneBench {
         if arguments["output"] == nil { options.choice = .memory }
         viewport = try viewportOption(arguments)
         clockStep = try positiveSecondsOption(arguments, "clock-step")
+        pace = try arguments["pace"].map { text in
+            guard let milliseconds = Double(text), milliseconds.isFinite, milliseconds > 0 else {
+                throw CommandFailure(ExitStatus.usage, "--pace wants a number of milliseconds > 0, not '\(text)'")
+            }
+            return milliseconds / 1000
+        }
         if let viewport, options.choice == .memory, arguments["size"] == nil {
             options.memorySize = (viewport.width, viewport.height)
         }
@@ -121,7 +132,7 @@ struct SceneBench {
         player.viewport = viewport
         return try benchFrames(
             player, name: name, on: presenter, presenting: presenting, refresh: refresh, frames: frames, script: script,
-            damage: damage, diff: diff, clockStep: clockStep)
+            damage: damage, diff: diff, clockStep: clockStep, pace: pace)
     }
 
     /// --hold: keeps the last frame on the display until SIGTERM, SIGINT or SIGHUP.
@@ -144,7 +155,8 @@ struct SceneBench {
 /// step timed. Stops early on a stop signal. The checksum is the last frame's.
 func benchFrames(
     _ player: ScenePlayer, name: String, on presenter: any Presenter, presenting: Bool, refresh: Double, frames: Int,
-    script: [SwellScenes.TouchEvent], damage: Damage? = nil, diff: FrameDiffDamage? = nil, clockStep: Double? = nil
+    script: [SwellScenes.TouchEvent], damage: Damage? = nil, diff: FrameDiffDamage? = nil, clockStep: Double? = nil,
+    pace: Double? = nil
 ) throws -> BenchSeries {
     var times = FrameTimes()
     times.reserve(frames)
@@ -197,6 +209,7 @@ func benchFrames(
         // Memory has nothing to present: the frame is done when it is rendered.
         times.present.append(presenting ? (monotonicSeconds() - renderedAt) * 1000 : 0)
         progress.update(index + 1)
+        if let pace { sleepUntil(monotonic: monotonicSeconds() + pace) }
     }
     progress.finish()
     return BenchSeries(

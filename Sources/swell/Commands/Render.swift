@@ -21,6 +21,10 @@ let renderVerb = Verb(
         .option("repeat", "N", "render N times and print median_ms and p95_ms"),
         .option("threads", "N", "render bands on N threads (default: one per core)"),
         .option("band-rows", "N", "rows per band (default: four bands per thread; the pixels do not change)"),
+        .option(
+            "band-threads", "N",
+            "cut frames into bands as for N threads, drawn on --threads (default: the same): what a cut for "
+                + "many cores costs in work, measured without them"),
     ],
     run: runRender)
 
@@ -56,6 +60,9 @@ private func runRender(_ arguments: ParsedArguments) throws -> Int32 {
     let threads = try arguments.integer("threads", default: onlineCores(), in: 1...256)
     let bandRows = try arguments["band-rows"].map { _ in try arguments.integer("band-rows", default: 0, in: 1...16384) }
     let renderer = FrameRenderer(threads: threads, bandHeight: bandRows)
+    if arguments["band-threads"] != nil {
+        renderer.bandThreads = try arguments.integer("band-threads", default: threads, in: 1...256)
+    }
     let buffer = PixelBuffer(width: frame.width, height: frame.height)
     // Whole frames: with damage tracking, a repeated frame would draw nothing.
     renderer.render(frame, into: buffer.surface, tracksDamage: false)
