@@ -87,11 +87,11 @@ public final class KioskLoop {
     public let input: InputMonitor?
     public let console: VTConsole?
     private let signalPipe: FileDescriptor
-    /// Display hotplug (nil if the kernel's uevents cannot be read).
-    private let uevents = UeventMonitor()
+    /// Display hotplug (nil if the kernel's uevents cannot be read, or not followed).
+    private let uevents: UeventMonitor?
     /// The wall clock being set (NTP's first step after booting in the past): the hours and
-    /// schedules, which sleep until a wall-clock time, look again.
-    private let clockSteps = WallClockSteps.open()
+    /// schedules, which sleep until a wall-clock time, look again (nil: not followed).
+    private let clockSteps: WallClockSteps?
     /// systemd's notifications (nil when not run by a `Type=notify` unit): the watchdog's
     /// keep-alives come from this loop, so they stop when it stops coming round.
     public let notifier: ServiceNotifier?
@@ -121,12 +121,18 @@ public final class KioskLoop {
     public var presenter: any Presenter { presenters[0] }
 
     /// Installs the stop-signal handlers. Pass the presenters already opened; the console is
-    /// restored together with them.
+    /// restored together with them. `followsTheMachine`: display hotplug (the kernel's uevents)
+    /// and steps of the wall clock draw a frame, as a kiosk's must; a test that counts frames
+    /// turns it off, since a uevent burst or a virtual machine's clock being set anywhere on the
+    /// machine would add one.
     public init(
         presenters: [any Presenter], input: InputMonitor?, console: VTConsole?,
-        notifier: ServiceNotifier? = ServiceNotifier.current, clock: any LoopClock = SystemLoopClock()
+        notifier: ServiceNotifier? = ServiceNotifier.current, clock: any LoopClock = SystemLoopClock(),
+        followsTheMachine: Bool = true
     ) throws(KioskError) {
         precondition(!presenters.isEmpty && presenters.count <= 64, "1 to 64 outputs")
+        uevents = followsTheMachine ? UeventMonitor() : nil
+        clockSteps = followsTheMachine ? WallClockSteps.open() : nil
         self.presenters = presenters
         self.input = input
         self.console = console
@@ -142,9 +148,11 @@ public final class KioskLoop {
     /// One output.
     public convenience init(
         presenter: any Presenter, input: InputMonitor?, console: VTConsole?,
-        notifier: ServiceNotifier? = ServiceNotifier.current
+        notifier: ServiceNotifier? = ServiceNotifier.current, followsTheMachine: Bool = true
     ) throws(KioskError) {
-        try self.init(presenters: [presenter], input: input, console: console, notifier: notifier)
+        try self.init(
+            presenters: [presenter], input: input, console: console, notifier: notifier,
+            followsTheMachine: followsTheMachine)
     }
 
     /// Runs `content` on the one output until a stop signal, until `seconds` have passed (at

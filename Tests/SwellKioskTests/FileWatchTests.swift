@@ -145,7 +145,8 @@ import Testing
         try Self.write("one", to: path)
         let watch = try #require(FileWatch(path: path))
         let presenter = MemoryPresenter(panelWidth: 4, panelHeight: 4)
-        let loop = try KioskLoop(presenter: presenter, input: nil, console: nil, notifier: nil)
+        let loop = try KioskLoop(
+            presenter: presenter, input: nil, console: nil, notifier: nil, followsTheMachine: false)
         var renders = 0
         var changes = 0
         let content = TestContent(

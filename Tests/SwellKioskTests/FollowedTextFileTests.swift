@@ -89,7 +89,8 @@ import Testing
             if frame == 30 { try? FileManager.default.removeItem(atPath: menu) }
         }
         let presenter = MemoryPresenter(panelWidth: 320, panelHeight: 180)
-        let loop = try KioskLoop(presenter: presenter, input: nil, console: nil, notifier: nil)
+        let loop = try KioskLoop(
+            presenter: presenter, input: nil, console: nil, notifier: nil, followsTheMachine: false)
         #expect(try loop.run(observed, seconds: 60, maximumFrames: 60, watch: watch) == .frameLimit)
         let first = observed.frames[0]
         #expect(first.bytes == (try Self.reference("Soup 4.50", at: first.time)))

@@ -50,7 +50,7 @@ final class TestContent: KioskContent {
 
 @Test func anIdleSceneShowsOneFrameAndTheLoopRestoresOnTheTimeLimit() throws {
     let presenter = MemoryPresenter(panelWidth: 8, panelHeight: 4)
-    let loop = try KioskLoop(presenter: presenter, input: nil, console: nil)
+    let loop = try KioskLoop(presenter: presenter, input: nil, console: nil, followsTheMachine: false)
     var renders = 0
     let content = TestContent(
         idle: { _ in true },
@@ -68,7 +68,7 @@ final class TestContent: KioskContent {
 @Test func anAnimatedSceneRendersFramesWithIncreasingTimes() throws {
     // Clock-paced at 200 Hz so the test is quick; the frame count is the limit, not the time.
     let presenter = MemoryPresenter(panelWidth: 4, panelHeight: 4, pacedHz: 200)
-    let loop = try KioskLoop(presenter: presenter, input: nil, console: nil)
+    let loop = try KioskLoop(presenter: presenter, input: nil, console: nil, followsTheMachine: false)
     var times: [Double] = []
     let end = try loop.run(TestContent { time, _ in times.append(time) }, maximumFrames: 5)
     #expect(end == .frameLimit)
@@ -80,7 +80,7 @@ final class TestContent: KioskContent {
 
 @Test func aSceneThatStopsMovingGetsOneSettledFrameThenTheLoopSleeps() throws {
     let presenter = MemoryPresenter(panelWidth: 4, panelHeight: 4, pacedHz: 200)
-    let loop = try KioskLoop(presenter: presenter, input: nil, console: nil)
+    let loop = try KioskLoop(presenter: presenter, input: nil, console: nil, followsTheMachine: false)
     var renders = 0
     // Moving for three frames, then still: the fourth frame shows the settled picture.
     let end = try loop.run(TestContent(idle: { _ in renders >= 3 }) { _, _ in renders += 1 }, seconds: 0.2)
@@ -90,7 +90,7 @@ final class TestContent: KioskContent {
 
 @Test func anIdleSceneWakesForItsOwnTimer() throws {
     let presenter = MemoryPresenter(panelWidth: 4, panelHeight: 4)
-    let loop = try KioskLoop(presenter: presenter, input: nil, console: nil)
+    let loop = try KioskLoop(presenter: presenter, input: nil, console: nil, followsTheMachine: false)
     var renderTimes: [Double] = []
     // Still, with a timer at 0.1 s (after which it is still again): a frame at 0, one at the tick
     // and the settled one after it, then sleep until the time limit. Every time is the loop's.
@@ -105,7 +105,7 @@ final class TestContent: KioskContent {
 
 @Test func theLoopPresentsTheContentsDamageAndNothingForAnEmptyOne() throws {
     let presenter = MemoryPresenter(panelWidth: 8, panelHeight: 6, pacedHz: 200)
-    let loop = try KioskLoop(presenter: presenter, input: nil, console: nil)
+    let loop = try KioskLoop(presenter: presenter, input: nil, console: nil, followsTheMachine: false)
     var copied: [Int] = []
     var frames = 0
     let strip = ClipRect(x0: 0, y0: 2, x1: 8, y1: 3)

@@ -9,7 +9,7 @@ import Testing
 /// loop has ended posted work is answered at once.
 @Test func anotherThreadChangesTheContentThroughTheMailboxAndReadsThePresentedFrame() throws {
     let presenter = MemoryPresenter(panelWidth: 8, panelHeight: 4)
-    let loop = try KioskLoop(presenter: presenter, input: nil, console: nil)
+    let loop = try KioskLoop(presenter: presenter, input: nil, console: nil, followsTheMachine: false)
     let mailbox = try LoopMailbox()
     loop.mailbox = mailbox
     final class State: @unchecked Sendable {

@@ -97,7 +97,8 @@ final class TimedContent: KioskContent {
 
 @Suite struct MultiOutputLoopTests {
     func loop(_ presenters: [any Presenter], clock: FakeClock) throws -> KioskLoop {
-        try KioskLoop(presenters: presenters, input: nil, console: nil, notifier: nil, clock: clock)
+        try KioskLoop(
+            presenters: presenters, input: nil, console: nil, notifier: nil, clock: clock, followsTheMachine: false)
     }
 
     @Test func twoOutputsAtDifferentRefreshRatesEachGetTheirOwnCadence() throws {

@@ -52,7 +52,9 @@ final class PowerRecordingPresenter: Presenter {
         let clock = FakeClock(wallAtStart: 50_000)
         let first = PowerRecordingPresenter(name: "A-1", clock: clock)
         let second = PowerRecordingPresenter(name: "A-2", clock: clock)
-        let loop = try KioskLoop(presenters: [first, second], input: nil, console: nil, notifier: nil, clock: clock)
+        let loop = try KioskLoop(
+            presenters: [first, second], input: nil, console: nil, notifier: nil, clock: clock, followsTheMachine: false
+        )
         let still = TimedContent(clock: FakeClock(), idle: true)
         let alsoStill = TimedContent(clock: FakeClock(), idle: true)
         _ = try loop.run(
@@ -76,7 +78,9 @@ final class PowerRecordingPresenter: Presenter {
         let notifier = try #require(ServiceNotifier(environment: ["NOTIFY_SOCKET": receiver.name]))
         let clock = FakeClock(wallAtStart: 50_000)
         let presenter = PowerRecordingPresenter(name: "A-1", clock: clock)
-        let loop = try KioskLoop(presenters: [presenter], input: nil, console: nil, notifier: notifier, clock: clock)
+        let loop = try KioskLoop(
+            presenters: [presenter], input: nil, console: nil, notifier: notifier, clock: clock,
+            followsTheMachine: false)
         let still = TimedContent(clock: FakeClock(), idle: true)
         _ = try loop.run([OutputContent(still, hours: WindowHours(off: 49_000...50_100))], seconds: 50)
         #expect(still.times.isEmpty, "nothing drawn in the window")

@@ -80,7 +80,8 @@ import Testing
         let notifier = try #require(
             ServiceNotifier(environment: ["NOTIFY_SOCKET": receiver.name, "WATCHDOG_USEC": "400000"]))
         let presenter = MemoryPresenter(panelWidth: 4, panelHeight: 4)
-        let loop = try KioskLoop(presenter: presenter, input: nil, console: nil, notifier: notifier)
+        let loop = try KioskLoop(
+            presenter: presenter, input: nil, console: nil, notifier: notifier, followsTheMachine: false)
         var renders = 0
         let end = try loop.run(TestContent(idle: { _ in true }) { _, _ in renders += 1 }, seconds: 0.8)
         #expect(end == .timeUp && renders == 1)
