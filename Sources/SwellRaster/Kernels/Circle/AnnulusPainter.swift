@@ -115,7 +115,7 @@ func fillAnnulus(
             }
             edges.finish(at: touchEnd)
             for index in 0..<edges.fullCount {
-                blendSpan(row, from: edges.fullStarts[index], to: edges.fullEnds[index], source, alpha: source.alpha)
+                lowpBlendSpan(row, from: edges.fullStarts[index], to: edges.fullEnds[index], source)
             }
             guard outerFitsLanes && (innerFitsLanes || !touchesInner) else {
                 for index in 0..<edges.count {
@@ -370,6 +370,8 @@ func paintEdgePixels(
         let x0 = Double(x) - centerX
         var coverage = discCoverage(x0: x0, y0: y0, radius: outer)
         if inner > 0 { coverage -= discCoverage(x0: x0, y0: y0, radius: inner) }
-        if coverage > 0 { row[x] = blendPixel(row[x], source, alpha: Float(coverage) * source.alpha) }
+        if coverage > 0 {
+            row[x] = lowpBlendPixel(row[x], source, scaledAlpha: Float(coverage) * source.byteAlpha)
+        }
     }
 }
