@@ -60,6 +60,14 @@ struct RowSpans {
         innerEnd = RowSpans.ceil(cx + reachInner + margin, low, high)
     }
 
+    /// The columns of `frame` that the eight rows' touch ranges reach (a superset of every
+    /// steep window of the block).
+    @inlinable
+    func columnsReached(within frame: ClipRect) -> Range<Int> {
+        let start = max(Int(touchStart.min()), frame.x0)
+        return start..<max(min(Int(touchEnd.max()), frame.x1), start)
+    }
+
     /// Each row's nearest y-distance from the centre (0 when the row contains the centre's y)
     /// and farthest.
     @inlinable @inline(__always)
