@@ -17,8 +17,9 @@
 //   Inside runs and the scalar pixels use the same arithmetic (`BlendPrecision.lowp`).
 // Rules that every part keeps:
 // - The output depends on nothing but the shape and the pixel: a row's model depends only on its
-//   8-row block and a pixel's offset from the centre is formed one way (PixelCentres.swift), so
-//   band height and thread count change no byte (FrameRendererTests, LazyRowsTests).
+//   8-row block and the frame's columns, never the clip's (a block the clip cuts is painted in a
+//   copy), and a pixel's offset from the centre is formed one way (PixelCentres.swift), so band
+//   height, thread count and clip change no byte (FrameRendererTests, LazyRowsTests).
 // - Only pixels inside the clip are loaded or stored; zero-coverage lanes are stored back unchanged.
 // - SIMD codegen: no `.replacing`, `pointwiseMin` or mask casts (LaneMath.swift), no float→int
 //   conversions from the standard library, square roots of arguments LLVM knows are not negative.
