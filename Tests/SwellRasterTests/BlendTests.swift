@@ -199,7 +199,7 @@ import Testing
                 #expect(buffer.surface.pixel(x: 32, y: 44) == want, "\(shape) \(color)")
             }
         }
-        #expect(BlendPrecision.of(shapes[2]) == .fixed16 && BlendPrecision.of(shapes[0]) == .float)
+        #expect(BlendPrecision.of(shapes[2]) == .fixed16 && BlendPrecision.of(shapes[0]) == .lowp)
         let tie = SourceColor(Color(r: 0, g: 0, b: 0, a: 0.5))
         #expect(BlendPrecision.float.blend(0xFF01_0101, tie, alpha: 0.5) == 0xFF00_0000)
         #expect(BlendPrecision.fixed16.blend(0xFF01_0101, tie, alpha: 0.5) == 0xFF01_0101)

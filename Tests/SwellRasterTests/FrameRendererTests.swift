@@ -188,6 +188,32 @@ func benchDataPath(_ name: String) -> String {
         }
     }
 
+    @Test func ringSidesCutByClipsOfEveryWidthMatchTheUnclippedDraw() {
+        // The kernels pick a coverage model per block of rows (a steep side's row normal, each
+        // pixel's own normal, exact `Double`) from the frame, not the clip: a clip's edge
+        // through a ring's side, or a clip narrower than a window, must not change a byte.
+        // Opaque colours make every coverage byte visible in the output.
+        var random = SeededRandom(seed: 37)
+        let width = 97
+        let height = 72
+        for trial in 0..<160 {
+            let color = Color(r: random.uniform(0...1), g: random.uniform(0...1), b: random.uniform(0...1))
+            let ring = Ring(
+                centerX: random.uniform(-40...140), centerY: random.uniform(-10...80), radius: random.uniform(26...70),
+                width: random.uniform(1.5...9))
+            // Every fourth trial cuts a strip 1–4 px wide at either side.
+            let narrow = Int.random(in: 1...4, using: &random)
+            let xCut =
+                trial % 4 == 0
+                ? (Bool.random(using: &random) ? narrow : width - narrow) : Int.random(in: 1..<width, using: &random)
+            let yCut = Int.random(in: 1..<height, using: &random)
+            let (_, difference) = Self.tiledDifference(
+                DrawCommand(.ring(ring), color: color), width: width, height: height, xCut: xCut, yCut: yCut,
+                background: Color(r: 0.3, g: 0.6, b: 0.9))
+            #expect(difference == nil, "\(ring) cut at \(xCut), \(yCut): \(difference ?? "")")
+        }
+    }
+
     @Test func rowExtentsNeverMissAPaintedRow() {
         var random = SeededRandom(seed: 5)
         let width = 64

@@ -582,15 +582,13 @@ def cut_off_upload(k):
     check(k.output()['shows'] == 'menu.json', 'status after the cut-off uploads')
 
 
-@case('slow-client')
-def slow_client(k):
-    line = f'GET /api/v1/status HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {k.token}\r\n\r\n'.encode()
-    s = socket.create_connection(('127.0.0.1', k.port), 5)
+def trickle_until_closed(s, payload, between, limit=30):
+    """Sends `payload` a byte at a time over `s`, calling `between()` after each, until the server
+    closes the connection (end of stream or a failed send; an answer such as 408 before that is
+    fine) or `limit` seconds pass: (seconds until it closed, or None; bytes sent)."""
     start = time.monotonic()
-    closed = None
-    slow = []
-    i = 0
-    while time.monotonic() - start < 30:
+    sent = 0
+    while time.monotonic() - start < limit:
         readable, _, _ = select.select([s], [], [], 0)
         if readable:
             try:
@@ -598,20 +596,30 @@ def slow_client(k):
             except OSError:
                 data = b''
             if not data:
-                closed = time.monotonic() - start
-                break
-            # an answer (e.g. 408) before closing is fine
+                return time.monotonic() - start, sent
         try:
-            if i < len(line):
-                s.send(line[i:i + 1])
-                i += 1
+            if sent < len(payload):
+                s.send(payload[sent:sent + 1])
+                sent += 1
         except OSError:
-            closed = time.monotonic() - start
-            break
+            return time.monotonic() - start, sent
+        between()
+    return None, sent
+
+
+@case('slow-client')
+def slow_client(k):
+    line = f'GET /api/v1/status HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {k.token}\r\n\r\n'.encode()
+    s = socket.create_connection(('127.0.0.1', k.port), 5)
+    slow = []
+
+    def serve_another_request():
         a = k.request('GET', '/api/v1/status')
         if a.status != 200 or a.elapsed > 2:
             slow.append(f'{a.status} in {a.elapsed:.2f} s')
         time.sleep(max(0, 1 - a.elapsed))
+
+    closed, i = trickle_until_closed(s, line, serve_another_request)
     s.close()
     check(not slow, f'other requests were not served promptly meanwhile: {slow}')
     check(closed is not None, f'a client sending a byte a second ({i} bytes so far) was not dropped within 30 s')
@@ -626,25 +634,7 @@ def slow_body(k):
             f'Authorization: Bearer {k.token}\r\nContent-Length: 1000\r\n\r\n').encode()
     s = socket.create_connection(('127.0.0.1', k.port), 5)
     s.sendall(head)
-    start = time.monotonic()
-    closed = None
-    sent = 0
-    while time.monotonic() - start < 30:
-        readable, _, _ = select.select([s], [], [], 1)
-        if readable:
-            try:
-                data = s.recv(4096)
-            except OSError:
-                data = b''
-            if not data:
-                closed = time.monotonic() - start
-                break
-        try:
-            s.send(b'x')
-            sent += 1
-        except OSError:
-            closed = time.monotonic() - start
-            break
+    closed, sent = trickle_until_closed(s, b'x' * 1000, lambda: select.select([s], [], [], 1))
     s.close()
     check(closed is not None, f'a body sent at a byte a second ({sent} bytes) was not cut off within 30 s')
     time.sleep(0.5)

@@ -1,5 +1,5 @@
 /// Source-over compositing of a straight-alpha source onto XRGB8888 pixels, in sRGB space:
-/// `out = round(dst + (src - dst) * alpha)` per channel, in one of two named precisions
+/// `out = round(dst + (src - dst) * alpha)` per channel, in one of the named precisions
 /// (`BlendPrecision`, below, says which op uses which). This file is the `float` one: computed
 /// in `Float` (exact to far below 1/255 for 8-bit values) and rounded to nearest with the
 /// 1.5·2^23 trick, because the standard library's SIMD float→int conversions run lane by lane.
@@ -68,13 +68,20 @@ public func blendPixel(_ destination: UInt32, _ source: SourceColor, alpha: Floa
 ///   and a constant-alpha row is one pixel value (`WaveBlender.fullPixel`), which the frame
 ///   renderer's uniform rows rely on.
 ///
+/// - `lowp`: 16-bit integer lanes on the interleaved pixels (`blendCovered`, `lowpBlendSpan`,
+///   `lowpBlendPixel` in Kernels/Circle/LaneMath.swift), as tiny-skia's lowp pipeline: the
+///   colour taken as its opaque pixel (channels rounded to bytes), α rounded to a byte
+///   a = round(255·α), out = round((d·(255 − a) + s·a)/255) exactly. Within one level of
+///   `float` (the rounding of s and α), and the same byte for colours and alphas given as bytes.
+///
 /// The rule (`of(_:)`): wave fills and wave strokes blend in `fixed16`, since their pixels are
-/// mostly constant-alpha rows and runs (the fills' full rows, the strokes' full spans); every
-/// other op — rings, discs, paths, images, layer masks and any op added later unless it says
-/// otherwise — in `float`, since their edge pixels carry per-pixel `Float` coverage anyway. The
-/// two give the same byte except where the exact value lies within ~0.01 of a half, and then
-/// differ by 1 (BlendTests). A shape's precision is part of its pixels: changing it changes
-/// goldens and bench checksums.
+/// mostly constant-alpha rows and runs (the fills' full rows, the strokes' full spans); rings and
+/// discs in `lowp`, edge pixels and inside runs alike (half the instructions of `float` in the
+/// ring kernel, 128-bit wide as well as 512); every other op — paths, images, layer masks and any
+/// op added later unless it says otherwise — in `float`, since their edge pixels carry per-pixel
+/// `Float` coverage anyway. `float` and `fixed16` give the same byte except where the exact value
+/// lies within ~0.01 of a half, and then differ by 1 (BlendTests). A shape's precision is part of
+/// its pixels: changing it changes goldens and bench checksums.
 ///
 /// Glyph runs (`.glyphs`, `fillGlyphs`) say otherwise for opaque colours: `of(_:)` answers
 /// `float`, their precision in a translucent colour (`FloatGlyphBlend`), but an opaque colour
@@ -87,12 +94,14 @@ public func blendPixel(_ destination: UInt32, _ source: SourceColor, alpha: Floa
 public enum BlendPrecision: Hashable, Sendable {
     case float
     case fixed16
+    case lowp
 
     /// The precision the kernels use for `shape`.
     @inlinable
     public static func of(_ shape: Shape) -> BlendPrecision {
         switch shape {
         case .waveFill, .waveStroke: .fixed16
+        case .ring, .disc: .lowp
         default: .float
         }
     }
@@ -107,6 +116,8 @@ public enum BlendPrecision: Hashable, Sendable {
             return alpha >= 1 ? source.opaquePixel : blendPixel(destination, source, alpha: alpha)
         case .fixed16:
             return WaveBlender(source, alpha: alpha).fullPixel(over: destination)
+        case .lowp:
+            return alpha >= 1 ? source.opaquePixel : lowpBlendPixel(destination, source, scaledAlpha: alpha * 255)
         }
     }
 }

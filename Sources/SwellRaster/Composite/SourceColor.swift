@@ -8,6 +8,12 @@ public struct SourceColor {
     public let alpha: Float
     /// The pixel written where the source is opaque and fully covers a pixel.
     public let opaquePixel: UInt32
+    /// For the 16-bit ("lowp") edge blend of the ring kernel (`blendCovered`): the opaque
+    /// pixel's red and blue bytes in the two 16-bit halves of a word (0x00RR_00BB), its green
+    /// byte in the low half (0x0000_00GG), and the alpha scaled to 0...255.
+    public let redBlueHalves: UInt32
+    public let greenHalves: UInt32
+    public let byteAlpha: Float
 
     @inlinable
     public init(_ color: Color) {
@@ -17,5 +23,8 @@ public struct SourceColor {
         blue = Float(clamp01(color.b) * 255)
         alpha = Float(clamp01(color.a))
         opaquePixel = Color(r: clamp01(color.r), g: clamp01(color.g), b: clamp01(color.b)).opaquePixel
+        redBlueHalves = opaquePixel & 0x00FF_00FF
+        greenHalves = (opaquePixel >> 8) & 0xFF
+        byteAlpha = alpha * 255
     }
 }

@@ -10,10 +10,16 @@
 //   coverage as the pixel's area cut by the tangent half-plane minus the arc term; a ring at
 //   least √2 px wide meets one circle per pixel. ExactDiscArea.swift below R = 12,
 //   ScalarCircleCoverage.swift above R = 8192 (CircleTuning.swift has the thresholds).
+// - LaneMath.swift `blendCovered`: the blend, in 16-bit lanes on the interleaved XRGB words
+//   (tiny-skia's lowp, Blend2D): coverage → one alpha byte a pixel, then red/blue and green/X in
+//   the two halves of each word, d·(255 − a) + s·a and an exact /255 — no channel unpacking to
+//   32-bit or `Float`, no transposes; the same instructions at 128 (SSE2, NEON), 256 or 512 bits.
+//   Inside runs and the scalar pixels use the same arithmetic (`BlendPrecision.lowp`).
 // Rules that every part keeps:
 // - The output depends on nothing but the shape and the pixel: a row's model depends only on its
-//   8-row block and a pixel's offset from the centre is formed one way (PixelCentres.swift), so
-//   band height and thread count change no byte (FrameRendererTests, LazyRowsTests).
+//   8-row block and the frame's columns, never the clip's (a block the clip cuts is painted in a
+//   copy), and a pixel's offset from the centre is formed one way (PixelCentres.swift), so band
+//   height, thread count and clip change no byte (FrameRendererTests, LazyRowsTests).
 // - Only pixels inside the clip are loaded or stored; zero-coverage lanes are stored back unchanged.
 // - SIMD codegen: no `.replacing`, `pointwiseMin` or mask casts (LaneMath.swift), no float→int
 //   conversions from the standard library, square roots of arguments LLVM knows are not negative.

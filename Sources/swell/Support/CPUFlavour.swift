@@ -78,14 +78,14 @@ struct FlavourFailure: Error {
 /// it, as for a build run directly or the only one installed).
 func launchCPUFlavour() throws(FlavourFailure) -> String? {
     let environment = processEnvironment()
-    guard compiledFlavourName() == "baseline", x86CPULevel() > 0 else {
+    let level = x86CPULevel()
+    guard compiledFlavourName() == "baseline", level > 0 else {
         switch environment[flavourChoiceVariable] {
         case "cpu": return "chosen for this CPU"
         case "forced": return "forced by \(flavourVariable)"
         default: return nil
         }
     }
-    let level = x86CPULevel()
     let runnable = CPUFlavour.allCases.filter { $0.level <= level }.map(\.rawValue).joined(separator: ", ")
     let binFolder = currentExecutablePath().map(parentFolder) ?? "/usr/bin"
     if let name = environment[flavourVariable], !name.isEmpty {

@@ -24,12 +24,19 @@ func fillAnnulus(
     let endRow = min(area.y1, ringEnd)
     guard firstRow < endRow else { return }
 
+    // Which coverage model paints a pixel (exact `Double`, the lanes' per-pixel normal, the
+    // steep rows' row normal) is decided from the frame's columns, never from the clip's: a
+    // pixel then gets the same bytes whichever clip (a tile, a damage rectangle) cuts its row.
+    let frameColumns = ClipRect(x0: surface.bounds.x0, y0: area.y0, x1: surface.bounds.x1, y1: area.y1)
+    let clipCutsColumns = area.x0 > frameColumns.x0 || area.x1 < frameColumns.x1
     let circle = CircleLanes(outer: outer, inner: inner)
     let fitsLanes = CircleTuning.exactBelowRadius...CircleTuning.floatUpToRadius
     // Edge pixels use the `Float` lanes when both circles are in the lanes' radius range (a small
     // inner circle only forces scalar pixels on the rows it reaches).
-    let outerFitsLanes = fitsLanes.contains(outer) && area.x1 - area.x0 >= quarterWidth
+    let outerFitsLanes = fitsLanes.contains(outer) && frameColumns.x1 - frameColumns.x0 >= quarterWidth
     let innerFitsLanes = inner == 0 || fitsLanes.contains(inner)
+    // A clip narrower than a window takes the lanes' model one pixel at a time.
+    let windowsFit = area.x1 - area.x0 >= quarterWidth
     let windowLimit = area.x1 - quarterWidth
     // Steep rows (SteepRows.swift) need a ring whose circles both use the lanes.
     let steepFits = inner > 0 && outerFitsLanes && innerFitsLanes
@@ -51,14 +58,15 @@ func fillAnnulus(
     // band, so a row is painted by the same path in every banding (BlockRows).
     var blockRow = firstRow & ~7
     var nextSpans = RowSpans(
-        firstRow: blockRow, centerX: centerX, centerY: centerY, outer: outer, inner: inner, clip: area)
+        firstRow: blockRow, centerX: centerX, centerY: centerY, outer: outer, inner: inner, clip: frameColumns)
     while blockRow < endRow {
         var spans = nextSpans
         // The next block's spans before this block is painted: their square roots and roundings
         // then overlap the painting instead of delaying the next block's path decision (−3 %).
         if blockRow + 8 < endRow {
             nextSpans = RowSpans(
-                firstRow: blockRow + 8, centerX: centerX, centerY: centerY, outer: outer, inner: inner, clip: area)
+                firstRow: blockRow + 8, centerX: centerX, centerY: centerY, outer: outer, inner: inner,
+                clip: frameColumns)
         }
         // The block's rows inside the band (and clip).
         let bandRows = max(firstRow - blockRow, 0)..<min(endRow - blockRow, 8)
@@ -67,17 +75,23 @@ func fillAnnulus(
         // that way as well gained nothing measurable.)
         if steepFits && blockRow >= ringTop && blockRow + 8 <= ringEnd {
             let painted: Bool
-            if bandRows == 0..<8 {
+            let reach = clipCutsColumns ? spans.columnsReached(within: frameColumns) : area.x0..<area.x1
+            if reach.lowerBound < area.x0 || reach.upperBound > area.x1 {
+                // The clip cuts the block's columns: painted in a copy, the clip's part copied back.
+                painted = SteepRows.paintIfSteepThroughCopy(
+                    spans, surface, firstRow: blockRow, lanes: bandRows, columns: reach, clip: area,
+                    frameColumns: frameColumns, centres, circle, source)
+            } else if bandRows == 0..<8 {
                 painted = SteepRows.paintIfSteep(
                     spans, BlockRows(surface, firstRow: blockRow, lanes: bandRows, scratch: base, centres),
-                    area: area, circle, source)
+                    area: frameColumns, circle, source)
             } else {
                 // At a band's edge: the rows beyond it are written to a scratch buffer.
                 painted = withUnsafeTemporaryAllocation(byteCount: 64, alignment: 64) { scratch in
                     SteepRows.paintIfSteep(
                         spans,
                         BlockRows(surface, firstRow: blockRow, lanes: bandRows, scratch: scratch.baseAddress!, centres),
-                        area: area, circle, source)
+                        area: frameColumns, circle, source)
                 }
             }
             if painted {
@@ -86,7 +100,7 @@ func fillAnnulus(
             }
         }
         spans.addFullAndInner(
-            firstRow: blockRow, centerX: centerX, centerY: centerY, outer: outer, inner: inner, clip: area)
+            firstRow: blockRow, centerX: centerX, centerY: centerY, outer: outer, inner: inner, clip: frameColumns)
         for lane in bandRows {
             let y = blockRow + lane
             let touchStart = max(Int(spans.touchStart[lane]), area.x0)
@@ -115,7 +129,7 @@ func fillAnnulus(
             }
             edges.finish(at: touchEnd)
             for index in 0..<edges.fullCount {
-                blendSpan(row, from: edges.fullStarts[index], to: edges.fullEnds[index], source, alpha: source.alpha)
+                lowpBlendSpan(row, from: edges.fullStarts[index], to: edges.fullEnds[index], source)
             }
             guard outerFitsLanes && (innerFitsLanes || !touchesInner) else {
                 for index in 0..<edges.count {
@@ -126,6 +140,13 @@ func fillAnnulus(
                 continue
             }
             let rowDy = centres.dy(y)
+            guard windowsFit else {
+                for index in 0..<edges.count {
+                    paintEdgePixelsOneLane(
+                        row, from: edges.starts[index], to: edges.ends[index], centres, rowDy, circle, source)
+                }
+                continue
+            }
             for index in 0..<edges.count {
                 let end = edges.ends[index]
                 var x = edges.starts[index]
@@ -370,6 +391,25 @@ func paintEdgePixels(
         let x0 = Double(x) - centerX
         var coverage = discCoverage(x0: x0, y0: y0, radius: outer)
         if inner > 0 { coverage -= discCoverage(x0: x0, y0: y0, radius: inner) }
-        if coverage > 0 { row[x] = blendPixel(row[x], source, alpha: Float(coverage) * source.alpha) }
+        if coverage > 0 {
+            row[x] = lowpBlendPixel(row[x], source, scaledAlpha: Float(coverage) * source.byteAlpha)
+        }
+    }
+}
+
+/// One pixel at a time with the lanes' model (`CircleLanes.coverage`, lane 0 of a vector), for
+/// clips narrower than a window: the same coverage, and so the same bytes, as the windows give
+/// the pixel when the clip is wider.
+@inlinable @inline(never)
+func paintEdgePixelsOneLane(
+    _ row: UnsafeMutablePointer<UInt32>, from start: Int, to end: Int, _ centres: PixelCentres, _ rowDy: Float,
+    _ lanes: CircleLanes, _ source: SourceColor
+) {
+    let dy = LaneFloats(repeating: rowDy)
+    for x in start..<end {
+        let coverage = lanes.coverage(dx: centres.dx(from: x), dy: dy)[0]
+        if coverage > 0 {
+            row[x] = lowpBlendPixel(row[x], source, scaledAlpha: coverage * source.byteAlpha)
+        }
     }
 }

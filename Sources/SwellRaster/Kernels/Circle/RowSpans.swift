@@ -60,6 +60,14 @@ struct RowSpans {
         innerEnd = RowSpans.ceil(cx + reachInner + margin, low, high)
     }
 
+    /// The columns of `frame` that the eight rows' touch ranges reach (a superset of every
+    /// steep window of the block).
+    @inlinable
+    func columnsReached(within frame: ClipRect) -> Range<Int> {
+        let start = max(Int(touchStart.min()), frame.x0)
+        return start..<max(min(Int(touchEnd.max()), frame.x1), start)
+    }
+
     /// Each row's nearest y-distance from the centre (0 when the row contains the centre's y)
     /// and farthest.
     @inlinable @inline(__always)
@@ -96,12 +104,13 @@ struct RowSpans {
             to: SIMD8<Double>.self)
     }
 
-    /// max(x, 0), exactly: the bits cleared where the sign bit is set (one integer max where
-    /// the CPU has it; the float form (x + |x|)·0.5 gives the same values in three).
+    /// max(x, 0), exactly: (x + |x|)·0.5 is 2x·0.5 for x ≥ 0 and +0 otherwise, with no rounding.
+    /// In `Double` arithmetic, since x86 has no 64-bit signed max or arithmetic shift below
+    /// AVX-512: the integer form (bits & ~(bits >> 63)) was ~6 emulating instructions a lane pair
+    /// on SSE2 and AVX2 builds, where RowSpans was 16 % of the ring kernel's instructions.
     @inlinable @inline(__always)
     static func positivePart(_ x: SIMD8<Double>) -> SIMD8<Double> {
-        let bits = unsafeBitCast(x, to: SIMD8<Int64>.self)
-        return unsafeBitCast(bits & ~(bits &>> 63), to: SIMD8<Double>.self)
+        (x + magnitude(x)) * 0.5
     }
 
     /// The signed half chord sign(s)·√|s| with s = R² − d²: √(R² − d²) where the circle reaches
@@ -117,15 +126,18 @@ struct RowSpans {
 
     /// ⌊v⌋ of v clamped to low...high, via the 1.5·2^52 rounding constant (the standard library's
     /// vector float→int conversions run lane by lane): round to nearest, then subtract one where
-    /// that rounded up (the sign bit of v − rounded, spread by an arithmetic shift).
+    /// that rounded up (the sign bit of v − rounded).
     @inlinable @inline(__always)
     static func floor(_ value: SIMD8<Double>, _ low: Double, _ high: Double) -> SIMD8<Int64> {
         let lowered = value - positivePart(value - high)
         let v = lowered + positivePart(low - lowered)
         let magic = SIMD8<Double>(repeating: 6_755_399_441_055_744.0)
         let shifted = v + magic
-        let roundedUp = unsafeBitCast(v - (shifted - magic), to: SIMD8<Int64>.self) &>> 63
-        return unsafeBitCast(shifted, to: SIMD8<Int64>.self) &- unsafeBitCast(magic, to: SIMD8<Int64>.self) &+ roundedUp
+        // 1 where that rounded up: the sign bit by a logical shift (x86 has no 64-bit arithmetic
+        // shift below AVX-512).
+        let roundedUp = unsafeBitCast(
+            unsafeBitCast(v - (shifted - magic), to: SIMD8<UInt64>.self) &>> 63, to: SIMD8<Int64>.self)
+        return unsafeBitCast(shifted, to: SIMD8<Int64>.self) &- unsafeBitCast(magic, to: SIMD8<Int64>.self) &- roundedUp
     }
 
     /// ⌈v⌉ of v clamped to low...high.

@@ -336,6 +336,22 @@ struct BlockRows {
         self.centres = centres
     }
 
+    /// Rows `stride` bytes apart from `pixels`, the address of the block's first row's column 0
+    /// (a copy of the frame's rows: `SteepRows.paintIfSteepThroughCopy`).
+    @inlinable @inline(__always)
+    init(
+        pixels: UnsafeMutableRawPointer, stride: Int, firstRow: Int, lanes: Range<Int>,
+        scratch: UnsafeMutableRawPointer, _ centres: PixelCentres
+    ) {
+        firstRowPixels = pixels
+        self.stride = stride
+        self.firstRow = firstRow
+        from = lanes.lowerBound
+        to = lanes.upperBound
+        self.scratch = scratch
+        self.centres = centres
+    }
+
     /// The address of row `lane`'s window starting at column `x[lane]`.
     @inlinable @inline(__always)
     func address(_ lane: Int, _ x: SIMD8<Int64>) -> UnsafeMutableRawPointer {
@@ -440,4 +456,40 @@ func scatterQuarters(
     to.1.storeBytes(of: from.loadUnaligned(fromByteOffset: 16, as: SIMD4<UInt32>.self), as: SIMD4<UInt32>.self)
     to.2.storeBytes(of: from.loadUnaligned(fromByteOffset: 32, as: SIMD4<UInt32>.self), as: SIMD4<UInt32>.self)
     to.3.storeBytes(of: from.loadUnaligned(fromByteOffset: 48, as: SIMD4<UInt32>.self), as: SIMD4<UInt32>.self)
+}
+
+extension SteepRows {
+    /// `paintIfSteep` for a block whose windows may leave the clip (its edge cuts `columns`, the
+    /// columns the block's rows reach in the frame): the band's rows of those columns are
+    /// copied to a buffer and painted there with the frame's windows, and so with the coverage
+    /// model the whole frame would give them; only the clip's part is copied back. Rare (a
+    /// clip's edge through a ring's side); it keeps a pixel's bytes independent of the clip.
+    @inlinable @inline(never)
+    static func paintIfSteepThroughCopy(
+        _ spans: RowSpans, _ surface: PixelSurface, firstRow: Int, lanes: Range<Int>, columns: Range<Int>,
+        clip: ClipRect, frameColumns: ClipRect, _ centres: PixelCentres, _ circle: CircleLanes,
+        _ source: SourceColor
+    ) -> Bool {
+        let width = columns.count
+        guard width > 0 else { return false }
+        // Eight rows, then a medium window's worth for the rows outside the band.
+        return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 8 * width + mediumWindow) { buffer in
+            let copy = buffer.baseAddress!
+            for lane in lanes {
+                (copy + lane * width).update(from: surface.row(firstRow + lane) + columns.lowerBound, count: width)
+            }
+            let rows = BlockRows(
+                pixels: UnsafeMutableRawPointer(copy) - columns.lowerBound * 4, stride: width * 4, firstRow: firstRow,
+                lanes: lanes, scratch: UnsafeMutableRawPointer(copy + 8 * width), centres)
+            guard paintIfSteep(spans, rows, area: frameColumns, circle, source) else { return false }
+            let keptStart = max(columns.lowerBound, clip.x0)
+            let keptEnd = min(columns.upperBound, clip.x1)
+            guard keptStart < keptEnd else { return true }
+            for lane in lanes {
+                (surface.row(firstRow + lane) + keptStart).update(
+                    from: copy + lane * width + (keptStart - columns.lowerBound), count: keptEnd - keptStart)
+            }
+            return true
+        }
+    }
 }
