@@ -27,8 +27,9 @@
 //   `objdump -d` (zmm) after any change of structure.
 // - Accuracy (RingAccuracyTests, DiscAccuracyTests): coverage error ≤ 0.008 on any pixel and
 //   ≤ 0.0016 mean over edge pixels (bounds 0.05 and 0.005).
-// Now: ripples-1000 15.6 ms a frame on one core of a 2.6 GHz Zen 4 EPYC, tuned build
-// (`scripts/bench`; docs/speed.md). What each change bought and what was tried: docs/speed-log.md.
+// Now: ripples-1000 23× Cairo on one core of a 2.6 GHz Zen 4 EPYC in the x86-64-v4 flavour,
+// 16× in x86-64-v3, 9.1× in the baseline (`scripts/bench --flavours`; docs/speed.md). What each
+// change bought and what was tried: docs/speed-log.md.
 
 /// Composites an anti-aliased ring: points whose distance from the centre lies within
 /// radius ± width/2 (inner radius clamped at 0, so radius < width/2 gives a disc).
