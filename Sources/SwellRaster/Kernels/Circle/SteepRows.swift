@@ -327,13 +327,9 @@ struct BlockRows {
         _ surface: PixelSurface, firstRow: Int, lanes: Range<Int>, scratch: UnsafeMutableRawPointer,
         _ centres: PixelCentres
     ) {
-        firstRowPixels = UnsafeMutableRawPointer(surface.row(firstRow))
-        stride = surface.stride
-        self.firstRow = firstRow
-        from = lanes.lowerBound
-        to = lanes.upperBound
-        self.scratch = scratch
-        self.centres = centres
+        self.init(
+            pixels: UnsafeMutableRawPointer(surface.row(firstRow)), stride: surface.stride, firstRow: firstRow,
+            lanes: lanes, scratch: scratch, centres)
     }
 
     /// Rows `stride` bytes apart from `pixels`, the address of the block's first row's column 0
