@@ -13,14 +13,27 @@ public func blendSpan(
         return
     }
     let lanes = LaneFloats(repeating: alpha)
+    updateSpan(
+        row, from: x0, to: x1, sixteen: { blend($0, source, alpha: lanes) },
+        one: { blendPixel($0, source, alpha: alpha) })
+}
+
+/// Rewrites pixels x0..<x1 of `row` sixteen at a time with `sixteen`, then the rest one at a time
+/// with `one` (which must give each pixel the bytes `sixteen` would): the walk of every
+/// constant-alpha span, whatever its precision (`blendSpan`, `lowpBlendSpan`).
+@inlinable @inline(__always)
+func updateSpan(
+    _ row: UnsafeMutablePointer<UInt32>, from x0: Int, to x1: Int, sixteen: (PixelVector) -> PixelVector,
+    one: (UInt32) -> UInt32
+) {
     var x = x0
     while x + laneCount <= x1 {
         let p = UnsafeMutableRawPointer(row + x)
-        p.storeBytes(of: blend(p.loadUnaligned(as: PixelVector.self), source, alpha: lanes), as: PixelVector.self)
+        p.storeBytes(of: sixteen(p.loadUnaligned(as: PixelVector.self)), as: PixelVector.self)
         x += laneCount
     }
     while x < x1 {
-        row[x] = blendPixel(row[x], source, alpha: alpha)
+        row[x] = one(row[x])
         x += 1
     }
 }

@@ -111,16 +111,9 @@ func lowpBlendSpan(_ row: UnsafeMutablePointer<UInt32>, from x0: Int, to x1: Int
         return
     }
     let full = LaneFloats(repeating: 1)
-    var x = x0
-    while x + laneCount <= x1 {
-        let p = UnsafeMutableRawPointer(row + x)
-        p.storeBytes(of: blendCovered(p.loadUnaligned(as: PixelVector.self), full, source), as: PixelVector.self)
-        x += laneCount
-    }
-    while x < x1 {
-        row[x] = lowpBlendPixel(row[x], source, scaledAlpha: source.byteAlpha)
-        x += 1
-    }
+    updateSpan(
+        row, from: x0, to: x1, sixteen: { blendCovered($0, full, source) },
+        one: { lowpBlendPixel($0, source, scaledAlpha: source.byteAlpha) })
 }
 
 /// Sixteen pixels' words as thirty-two 16-bit lanes (each word's low half first).
